@@ -1,0 +1,258 @@
+"""The card model: cards, card sets, what a card asks for, and ongoing effects.
+
+A card is declared as a class whose attributes read like the printed card::
+
+    base = CardSet("base", "1.0.0")
+
+    @base.card
+    class Guard:
+        text = "Name a card other than Guard. If another player holds it, they lose."
+        copies = 5
+        target = ANOTHER_PLAYER
+        ask = NameACard(excluding=("Guard",))
+
+        def main(play):
+            if play.holds(play.target, play.info):
+                play.lose(play.target)
+
+The decorator checks the declaration once, when the set is loaded, and replaces the class
+by a frozen ``Card``. Nothing is looked up with ``hasattr`` while a game runs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from spoiler.state import Status
+from spoiler.verbs import Verbs
+
+
+# -- targets ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Target:
+    """A kind of player a card may target. ``allows(me, candidate)`` sees only public facts:
+    the candidate's ``seat`` and ``status``."""
+
+    description: str
+    allows: Callable[[int, object], bool] = field(compare=False, repr=False)
+
+    def candidates(self, me: int, players) -> list[int]:
+        return [p.seat for p in players if self.allows(me, p)]
+
+
+ANY_PLAYER = Target("any player", lambda me, p: True)
+ANOTHER_PLAYER = Target("another player", lambda me, p: p.seat != me)
+ANOTHER_ACTIVE_PLAYER = Target(
+    "another player who has not lost", lambda me, p: p.seat != me and p.status is not Status.LOST
+)
+LOST_PLAYER = Target("a lost player", lambda me, p: p.status is Status.LOST)
+
+
+# -- information a card asks for when selected ------------------------------------------------
+class Ask:
+    """Information asked for when the card is selected. ``check`` returns the normalised
+    answer or raises ValueError with a message a player can act on."""
+
+    prompt = "Answer"
+
+    def choices(self, card_names: tuple[str, ...]) -> tuple:
+        raise NotImplementedError
+
+    def check(self, answer, card_names: tuple[str, ...]):
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class NameACard(Ask):
+    """Name a card that is in this game's deck (case-insensitive), other than ``excluding``."""
+
+    excluding: tuple[str, ...] = ()
+    prompt: str = "Name a card"
+
+    def choices(self, card_names):
+        banned = {n.lower() for n in self.excluding}
+        return tuple(n for n in card_names if n.lower() not in banned)
+
+    def check(self, answer, card_names):
+        wanted = str(answer).strip().lower()
+        for name in self.choices(card_names):
+            if name.lower() == wanted:
+                return name
+        if wanted in {n.lower() for n in self.excluding}:
+            raise ValueError(f"this card may not name {answer!r}")
+        raise ValueError(f"{answer!r} is not a card in this game")
+
+
+@dataclass(frozen=True)
+class NameANumber(Ask):
+    """Name a whole number from ``low`` to ``high``."""
+
+    low: int = 1
+    high: int = 10
+    prompt: str = "Name a number"
+
+    def choices(self, card_names):
+        return tuple(range(self.low, self.high + 1))
+
+    def check(self, answer, card_names):
+        try:
+            number = int(str(answer).strip())
+        except ValueError:
+            raise ValueError(f"{answer!r} is not a whole number") from None
+        if not self.low <= number <= self.high:
+            raise ValueError(f"{number} is not from {self.low} to {self.high}")
+        return number
+
+
+@dataclass(frozen=True)
+class Choose(Ask):
+    """Choose one of a fixed list of options."""
+
+    options: tuple[str, ...] = ()
+    prompt: str = "Choose"
+
+    def choices(self, card_names):
+        return self.options
+
+    def check(self, answer, card_names):
+        wanted = str(answer).strip().lower()
+        for option in self.options:
+            if option.lower() == wanted:
+                return option
+        raise ValueError(f"{answer!r} is not one of: {', '.join(self.options)}")
+
+
+# -- cards and sets --------------------------------------------------------------------------
+Effect = Callable[..., None]
+
+
+@dataclass(frozen=True, eq=False)
+class Card:
+    """A card as printed, and what its parts do. Copies in a deck are the same object."""
+
+    id: str
+    name: str
+    text: str
+    copies: int = 1
+    targets: tuple[Target, ...] = ()
+    ask: Ask | None = None
+    main: Effect | None = None
+    at_beginning: Effect | None = None
+    at_end: Effect | None = None
+    rulings: tuple[str, ...] = ()
+
+    @property
+    def set_name(self) -> str:
+        return self.id.partition(":")[0]
+
+    def __repr__(self) -> str:
+        return f"<Card {self.id}>"
+
+
+_CARD_FIELDS = {"name", "text", "copies", "target", "targets", "ask", "main",
+                "at_beginning", "at_end", "rulings"}
+
+
+def slugify(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+class CardSet:
+    """A named, versioned collection of cards, as a plugin registers it.
+
+    ``api`` is the range of ``spoiler.API_VERSION`` this set is written for, e.g. ">=1,<2".
+    """
+
+    def __init__(self, name: str, version: str, *, title: str = "", description: str = "",
+                 api: str = ">=1,<2"):
+        if not re.fullmatch(r"[a-z][a-z0-9_-]*", name or ""):
+            raise ValueError(f"set name {name!r} must be lower-case letters, digits, - or _")
+        self.name = name
+        self.version = version
+        self.title = title or name.title()
+        self.description = description
+        self.api = api
+        self.cards: list[Card] = []
+
+    def card(self, cls: type) -> Card:
+        """Class decorator: turn a card declaration into a ``Card`` and add it to the set."""
+        spec = {k: v for k, v in vars(cls).items() if not k.startswith("__")}
+        unknown = set(spec) - _CARD_FIELDS
+        if unknown:
+            raise ValueError(f"card {cls.__name__}: unknown attribute(s) {', '.join(sorted(unknown))}")
+        if "target" in spec and "targets" in spec:
+            raise ValueError(f"card {cls.__name__}: give 'target' or 'targets', not both")
+        name = spec.get("name") or re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
+        targets = spec.get("targets", (spec["target"],) if "target" in spec else ())
+        card = Card(
+            id=f"{self.name}:{slugify(name)}",
+            name=name,
+            text=(spec.get("text") or "").strip(),
+            copies=spec.get("copies", 1),
+            targets=tuple(targets),
+            ask=spec.get("ask"),
+            main=spec.get("main"),
+            at_beginning=spec.get("at_beginning"),
+            at_end=spec.get("at_end"),
+            rulings=tuple(spec.get("rulings", ())),
+        )
+        self.add(card)
+        return card
+
+    def add(self, card: Card) -> Card:
+        if any(c.id == card.id for c in self.cards):
+            raise ValueError(f"set {self.name!r} already has a card {card.id!r}")
+        self.cards.append(card)
+        return card
+
+    def __repr__(self) -> str:
+        return f"<CardSet {self.name} {self.version}: {len(self.cards)} cards>"
+
+
+# -- ongoing effects -------------------------------------------------------------------------
+class Ongoing(Verbs):
+    """An effect that lasts beyond its card's round. Subclass it and override the handlers
+    you need; the engine calls only the ones you override.
+
+    ``rounds``: how many round ends it lasts (1 = until the end of this round; None = until
+    removed). ``keeps_card``: the card that made it stays on the table until it ends.
+    Handlers act through the verbs (``self.lose(...)``) and may keep state on ``self``.
+    """
+
+    name = "Ongoing effect"
+    text = ""
+    rounds: int | None = 1
+    keeps_card = False
+
+    #: Handlers an ongoing effect may override; each mirrors a card-effect hook.
+    HANDLERS = ("at_beginning", "at_end", "before_play", "after_play", "would_lose",
+                "would_win", "card_drawn", "card_discarded", "card_given")
+
+    def __init__(self, rounds: int | None | type(...) = ..., **state):
+        if rounds is not ...:
+            self.rounds = rounds
+        self.__dict__.update(state)
+        # Set by the engine when the effect is added:
+        self.game = None
+        self.owner: int = -1
+        self.card: Card | None = None
+
+    def end(self) -> None:
+        """Remove this effect now."""
+        self.game.end_ongoing(self)
+
+    # Handlers (default: do nothing). Overriding one is what makes the engine call it.
+    def at_beginning(self) -> None: """Resolves with the "At Beginning of Round" parts."""
+    def at_end(self) -> None: """Resolves with the "At End of Round" parts."""
+    def before_play(self, play) -> None: """Before a play resolves; may cancel or redirect it."""
+    def after_play(self, play) -> None: """After a play resolved."""
+    def would_lose(self, seat: int, cause) -> bool: """Return True to prevent the loss."""
+    def would_win(self, seat: int, cause) -> bool: """Return True to prevent the win."""
+    def card_drawn(self, seat: int, card) -> None: """A player drew a card."""
+    def card_discarded(self, seat: int, card, cause) -> None: """A card was discarded."""
+    def card_given(self, giver: int, receiver: int, card, cause) -> None: """A card changed hands."""
+
+    def __repr__(self) -> str:
+        return f"<Ongoing {self.name} of seat {self.owner}, rounds={self.rounds}>"

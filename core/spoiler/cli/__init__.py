@@ -1,0 +1,39 @@
+"""The ``spoiler`` command. Each command's module imports the engine and loads plugins only
+when that command runs, so ``--help`` and ``--version`` cost no more than Typer itself."""
+
+from __future__ import annotations
+
+import typer
+
+from spoiler import __version__
+
+app = typer.Typer(
+    name="spoiler",
+    help="Spoiler: the card game where everyone plays at once and priority decides. "
+         "Play against bots or friends, and add card sets with pip.",
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_enable=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"spoiler {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Show the version and exit."),
+) -> None:
+    """Spoiler: the card game where everyone plays at once and priority decides."""
+
+
+from spoiler.cli import info  # noqa: E402  (registers its commands on app)
+
+
+def main() -> None:
+    app()

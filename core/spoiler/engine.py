@@ -1,0 +1,734 @@
+"""The engine: the rules of Spoiler, moving a ``GameState`` from deal to result.
+
+A round, as the rules order it (see docs/architecture.md):
+
+1. round start: every player who has not lost and can play selects a card (hidden, all
+   before anything resolves); selected cards leave the hands;
+2. beginning of round: "At Beginning of Round" parts (cards and ongoing effects) resolve in
+   priority order;
+3. mid round: each play resolves in priority order (a player who lost meanwhile still has
+   their card resolve; a cancelled play does nothing at all);
+4. end of round: "At End of Round" parts in priority order; ongoing effects tick; played
+   cards go to the discard pile; every player who has not lost draws one card; priorities
+   shift (2nd becomes 1st, 1st becomes last);
+5. the game ends if anyone has won, everyone has lost, one player is left, or the round
+   limit is reached.
+
+Plugins take part through the hooks in ``spoiler.hookspecs``; only hooks that some plugin
+in this game implements are ever called, so a game without rule plugins pays nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Callable
+
+from spoiler.cards import Card, CardSet, Ongoing
+from spoiler.events import Event
+from spoiler.state import GameState, Status
+from spoiler.verbs import Verbs
+from spoiler.views import PlayerInfo, PlayerView, Question, Selection
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+HAND_SIZE = 3
+#: How often an agent may answer illegally before the game gives up on it.
+MAX_ATTEMPTS = 50
+
+LOST, IN_PLAY, WON = Status.LOST, Status.IN_PLAY, Status.WON
+
+
+class GameError(Exception):
+    """A game that cannot be set up or continued (bad options, a misbehaving agent)."""
+
+
+class CardError(Exception):
+    """A card's effect raised while the game was strict."""
+
+
+class IllegalChoice(ValueError):
+    """A selection or an answer that the rules refuse; the agent is asked again."""
+
+
+@dataclass
+class Seat:
+    """A player at the table: a name and the agent that decides for them."""
+
+    name: str
+    agent: Any
+    kind: str = "bot"  # "human" or the bot kind, as recorded
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended. kind: "win" (someone won), "default" (one player left),
+    "all_lost" (everyone lost equally) or "draw" (the round limit was reached)."""
+
+    kind: str
+    winners: tuple[int, ...]
+    round: int
+
+    def describe(self, names) -> str:
+        who = " and ".join(names[s] for s in self.winners)
+        return {
+            "win": f"{who} won in round {self.round}.",
+            "default": f"{who} won by default in round {self.round}: everyone else lost.",
+            "all_lost": f"Everyone lost in round {self.round}.",
+            "draw": f"Draw: the round limit of {self.round} was reached with no winner.",
+        }[self.kind]
+
+
+class Play(Verbs):
+    """A card selected for this round, with its locked targets and information.
+
+    Card effects receive the play and act through its verbs (``play.lose(play.target)``).
+    """
+
+    __slots__ = ("game", "player", "card", "targets", "info", "cancelled", "resolved",
+                 "acting_as", "kept")
+
+    def __init__(self, game: Game, player: int, card: Card, targets: tuple[int, ...] = (),
+                 info: Any = None):
+        self.game = game
+        self.player = player
+        self.card = card
+        self.targets = targets
+        self.info = info
+        self.cancelled = False
+        self.resolved = False
+        #: The card whose main effect this play resolves as (see ``Game.replace``).
+        self.acting_as = card
+        #: An ongoing effect keeps the card on the table after this round.
+        self.kept = False
+
+    @property
+    def target(self) -> int | None:
+        """The first (usually only) target, or None."""
+        return self.targets[0] if self.targets else None
+
+    def __repr__(self) -> str:
+        return f"<Play {self.card.id} by {self.player} -> {self.targets} info={self.info!r}>"
+
+
+def _cause_id(cause) -> str | None:
+    if cause is None or isinstance(cause, str):
+        return cause
+    card = getattr(cause, "card", None)
+    return card.id if card is not None else getattr(cause, "name", None)
+
+
+def _find(hand: list, card) -> Card | None:
+    """The card in hand that ``card`` (a Card, an id or a name) designates."""
+    if isinstance(card, Card):
+        for c in hand:
+            if c is card:
+                return c
+        card = card.id
+    wanted = str(card).lower()
+    for c in hand:
+        if c.id == wanted or c.name.lower() == wanted:
+            return c
+    return None
+
+
+class Game:
+    """One game of Spoiler: its state and the rules that move it.
+
+    The engine is the only writer of ``state``. Card effects, ongoing effects and plugins
+    change the game through the verbs below, each of which records an ``Event``.
+    """
+
+    def __init__(self, sets: list[CardSet], seats: list[Seat], seed: int, *,
+                 max_rounds: int = 100, hooks: dict[str, Callable] | None = None,
+                 strict: bool = False):
+        if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+            raise GameError(f"Spoiler needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(seats)}")
+        names = [s.name for s in seats]
+        if len(set(n.lower() for n in names)) != len(names):
+            raise GameError(f"player names must differ: {', '.join(names)}")
+        if max_rounds < 1:
+            raise GameError(f"the round limit must be at least 1, not {max_rounds}")
+        self.sets = sorted(sets, key=lambda s: s.name)
+        self.cards = [c for s in self.sets for c in s.cards]
+        deck_size = sum(c.copies for c in self.cards)
+        if deck_size < HAND_SIZE * len(seats):
+            raise GameError(f"a deck of {deck_size} cards is too small to deal {HAND_SIZE} "
+                            f"to {len(seats)} players")
+        self.seats = seats
+        self.seed = seed
+        self.max_rounds = max_rounds
+        self.strict = strict
+        self.state = GameState(names, seed)
+        self.card_names = tuple(sorted({c.name for c in self.cards}))
+        self.cards_by_id = {c.id: c for c in self.cards}
+        #: Only hooks some plugin in this game implements.
+        self.hooks = {name: caller for name, caller in (hooks or {}).items() if caller is not None}
+        #: Every decision, by round: what each seat selected and every answer given.
+        self.decisions: list[dict] = []
+        self._order: list[int] = []  # this round's priority order (may differ from state.priority)
+        self._rank: dict[int, int] = {}
+        self._order_version = 0
+        self._handlers: dict[str, list[Ongoing]] = {h: [] for h in Ongoing.HANDLERS}
+        self._started = False
+
+    # ==========================================================================================
+    # Running the game
+    # ==========================================================================================
+    @property
+    def over(self) -> bool:
+        return self.state.result is not None
+
+    @property
+    def result(self) -> Result | None:
+        return self.state.result
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    def play(self) -> Result:
+        """Play rounds until the game ends."""
+        while not self.over:
+            self.play_round()
+        return self.state.result
+
+    def start(self) -> None:
+        """Game start: random priorities, build and shuffle the deck, deal three each."""
+        if self._started:
+            return
+        self._started = True
+        st = self.state
+        st.rng.shuffle(st.priority)
+        deck = [card for card in self.cards for _ in range(card.copies)]
+        st.built = list(deck)
+        st.rng.shuffle(deck)
+        st.deck = deck
+        self._emit("game_started", players=[p.name for p in st.players], seed=self.seed,
+                   sets=[s.name for s in self.sets])
+        self._emit("priorities", order=list(st.priority))
+        for seat in st.priority:
+            hand = st.players[seat].hand
+            for _ in range(HAND_SIZE):
+                hand.append(deck.pop())
+            self._emit("dealt", seat, secret={"cards": [c.id for c in hand]},
+                       secret_to=frozenset((seat,)))
+        self._hook("spoiler_game_start", game=self)
+
+    def play_round(self) -> None:
+        """Play one whole round (selection to end check)."""
+        if self.over:
+            raise GameError("the game is over")
+        self.start()
+        st = self.state
+        st.round += 1
+        self._order = list(st.priority)
+        self._reorder()
+        self.decisions.append({"round": st.round, "selections": {}, "answers": []})
+        self._emit("round_started", order=list(st.priority))
+        self._hook("spoiler_round_start", game=self)
+
+        self._select()
+
+        # Beginning of round.
+        self._hook("spoiler_beginning_of_round", game=self)
+        self._resolve_parts("at_beginning")
+
+        # Mid round.
+        for _, _, play in self._in_priority([(p.player, 1, p) for p in st.plays]):
+            self._resolve(play)
+
+        # End of round.
+        self._resolve_parts("at_end")
+        self._hook("spoiler_end_of_round", game=self)
+        self._tick_ongoing()
+        self._clear_table()
+        for seat in list(self._order):
+            if st.players[seat].status is not LOST:
+                self.draw(seat, 1, cause=None)
+        self._hook("spoiler_after_draw", game=self)
+        st.priority.append(st.priority.pop(0))
+        self._emit("priorities_shifted", order=list(st.priority))
+        self._hook("spoiler_round_end", game=self)
+        self._check_end()
+
+    # -- selection -----------------------------------------------------------------------------
+    def legal_targets(self, seat: int) -> dict:
+        """For each kind of target on the cards in a player's hand, the seats they may choose."""
+        players = self.state.players
+        kinds = {t for c in players[seat].hand for t in c.targets}
+        return {t: t.candidates(seat, players) for t in kinds}
+
+    def playable(self, seat: int, legal: dict | None = None) -> list[Card]:
+        """The cards in a player's hand they could legally select now."""
+        legal = self.legal_targets(seat) if legal is None else legal
+        return [c for c in self.state.players[seat].hand if all(legal[t] for t in c.targets)]
+
+    def _select(self) -> None:
+        st = self.state
+        public = self._public_players()
+        plays: list[Play] = []
+        for seat in st.priority:
+            player = st.players[seat]
+            if player.status is LOST or not player.hand:
+                continue
+            legal = self.legal_targets(seat)
+            if not self.playable(seat, legal):
+                self._emit("cannot_select", seat)
+                continue
+            plays.append(self._ask_agent(seat, public, legal))
+        # Everyone has chosen: only now do the selected cards leave the hands.
+        record = self.decisions[-1]["selections"]
+        for play in plays:
+            st.players[play.player].hand.remove(play.card)
+            record[play.player] = {"card": play.card.id, "targets": list(play.targets),
+                                   "info": play.info}
+            self._emit("selected", play.player,
+                       secret={"card": play.card.id, "targets": list(play.targets),
+                               "info": play.info},
+                       secret_to=frozenset((play.player,)))
+        st.plays = plays
+
+    def _ask_agent(self, seat: int, public: tuple, legal: dict) -> Play:
+        agent = self.seats[seat].agent
+        error = None
+        for _ in range(MAX_ATTEMPTS):
+            selection = agent.select(self.view(seat, error, public, legal))
+            try:
+                return self.check_selection(seat, selection)
+            except IllegalChoice as exc:
+                error = str(exc)
+        raise GameError(f"{self.seats[seat].name}'s agent made {MAX_ATTEMPTS} illegal "
+                        f"selections; last: {error}")
+
+    def check_selection(self, seat: int, selection: Selection) -> Play:
+        """Check a selection against the rules; return the play or raise IllegalChoice."""
+        st = self.state
+        if not isinstance(selection, Selection):
+            raise IllegalChoice(f"expected a Selection, got {selection!r}")
+        card = _find(st.players[seat].hand, selection.card)
+        if card is None:
+            raise IllegalChoice(f"{selection.card!r} is not in your hand")
+        targets = selection.targets
+        if isinstance(targets, int):
+            targets = (targets,)
+        targets = tuple(targets)
+        if len(targets) != len(card.targets):
+            want = ", ".join(t.description for t in card.targets) or "no target"
+            raise IllegalChoice(f"{card.name} needs {want}")
+        if len(set(targets)) != len(targets):
+            raise IllegalChoice(f"{card.name} needs different players as its targets")
+        for target, kind in zip(targets, card.targets):
+            if not (isinstance(target, int) and 0 <= target < len(st.players)):
+                raise IllegalChoice(f"{target!r} is not a player")
+            if not kind.allows(seat, st.players[target]):
+                raise IllegalChoice(f"{card.name} needs {kind.description}; "
+                                    f"{st.players[target].name} is not")
+        info = None
+        if card.ask is not None:
+            try:
+                info = card.ask.check(selection.info, self.card_names)
+            except ValueError as exc:
+                raise IllegalChoice(f"{card.name}: {exc}") from None
+        elif selection.info is not None:
+            raise IllegalChoice(f"{card.name} asks for no information")
+        return Play(self, seat, card, targets, info)
+
+    # -- resolution ----------------------------------------------------------------------------
+    def _in_priority(self, items: list[tuple]):
+        """Yield (seat, tiebreak, thing) items in this round's priority order, following
+        priority changes made while they resolve."""
+        remaining = list(items)
+        while remaining:
+            version = self._order_version
+            rank = self._rank
+            remaining.sort(key=lambda it: (rank[it[0]], it[1]))
+            while remaining and version == self._order_version:
+                yield remaining.pop(0)
+
+    def _resolve_parts(self, part: str) -> None:
+        """Resolve every "At Beginning/End of Round" part, cards and ongoing effects,
+        in priority order (an older ongoing effect before a new card of the same player)."""
+        items = [(o.owner, 0, o) for o in self._handlers[part]]
+        items += [(p.player, 1, p) for p in self.state.plays if getattr(p.card, part)]
+        if not items:
+            return
+        for _, _, item in self._in_priority(items):
+            if isinstance(item, Play):
+                if not item.cancelled:
+                    self._emit(part, item.player, item.card.id, card=item.card.id)
+                    self._run(item, getattr(item.card, part), item)
+            elif item in self.state.ongoing:
+                self._run(item, getattr(item, part))
+
+    def _resolve(self, play: Play) -> None:
+        if play.cancelled:
+            return
+        if "spoiler_before_play" in self.hooks:
+            self._hook("spoiler_before_play", game=self, play=play)
+        for effect in self._handlers["before_play"]:
+            self._run(effect, effect.before_play, play)
+        if play.cancelled:
+            return
+        play.resolved = True
+        self._emit("played", play.player, play.card.id, card=play.card.id,
+                   targets=list(play.targets), info=play.info)
+        main = play.acting_as.main
+        if main is not None:
+            self._run(play, main, play)
+        if "spoiler_after_play" in self.hooks:
+            self._hook("spoiler_after_play", game=self, play=play)
+        for effect in self._handlers["after_play"]:
+            self._run(effect, effect.after_play, play)
+
+    def _run(self, source, fn: Callable, *args) -> None:
+        """Run one effect of ``source`` (a play or an ongoing effect). If it raises, it
+        fizzles, the log says why, and the game goes on, unless the game is strict."""
+        try:
+            fn(*args)
+        except (EOFError, GameError):
+            raise
+        except Exception as exc:
+            card = getattr(source, "card", None)
+            if self.strict:
+                raise CardError(f"{_cause_id(source)}: {type(exc).__name__}: {exc}") from exc
+            self._emit("fizzled", getattr(source, "player", getattr(source, "owner", None)),
+                       source, card=card.id if card else None,
+                       set=card.set_name if card else None,
+                       error=f"{type(exc).__name__}: {exc}")
+
+    def _clear_table(self) -> None:
+        st = self.state
+        for play in st.plays:
+            (st.in_play if play.kept else st.discard).append(play.card)
+        if st.plays:
+            self._emit("cleared", cards=[p.card.id for p in st.plays if not p.kept])
+        st.plays = []
+
+    def _tick_ongoing(self) -> None:
+        for effect in list(self.state.ongoing):
+            if effect.rounds is not None:
+                effect.rounds -= 1
+                if effect.rounds <= 0:
+                    self.end_ongoing(effect)
+
+    def _check_end(self) -> None:
+        st = self.state
+        won = tuple(p.seat for p in st.players if p.status is WON)
+        alive = [p.seat for p in st.players if p.status is not LOST]
+        if won:
+            result = Result("win", won, st.round)
+        elif not alive:
+            result = Result("all_lost", (), st.round)
+        elif len(alive) == 1:
+            result = Result("default", (alive[0],), st.round)
+        elif st.round >= self.max_rounds:
+            result = Result("draw", (), st.round)
+        else:
+            return
+        st.result = result
+        self._emit("game_over", result=result.kind, winners=list(result.winners))
+        self._hook("spoiler_game_end", game=self, result=result)
+
+    # -- hooks and events ----------------------------------------------------------------------
+    def _hook(self, name: str, **kwargs):
+        caller = self.hooks.get(name)
+        if caller is None:
+            return None
+        try:
+            return caller(**kwargs)
+        except (EOFError, GameError):
+            raise
+        except Exception as exc:
+            plugin = _blame(caller, exc)
+            if self.strict:
+                raise CardError(f"plugin {plugin!r} failed in {name}: {exc}") from exc
+            self._emit("rule_failed", cause=plugin, plugin=plugin, hook=name,
+                       error=f"{type(exc).__name__}: {exc}")
+            return None
+
+    def _emit(self, kind: str, seat: int | None = None, cause=None, *, secret=None,
+              secret_to=frozenset(), **data) -> Event:
+        event = Event(self.state.round, kind, seat, _cause_id(cause), data, secret, secret_to)
+        self.state.log.append(event)
+        return event
+
+    def _reorder(self) -> None:
+        self._rank = {seat: i for i, seat in enumerate(self._order)}
+        self._order_version += 1
+
+    # ==========================================================================================
+    # Views
+    # ==========================================================================================
+    def _public_players(self) -> tuple[PlayerInfo, ...]:
+        st = self.state
+        rank = self._rank or {s: i for i, s in enumerate(st.priority)}
+        return tuple(PlayerInfo(p.seat, p.name, p.status, len(p.hand), rank[p.seat] + 1,
+                                dict(p.counters)) for p in st.players)
+
+    def view(self, seat: int, error: str | None = None, public: tuple | None = None,
+             legal: dict | None = None) -> PlayerView:
+        """What ``seat`` may see now."""
+        st = self.state
+        player = st.players[seat]
+        return PlayerView(
+            seat, st.round, tuple(player.hand), public or self._public_players(), len(st.deck),
+            tuple(st.discard), tuple((o.name, o.owner, o.rounds) for o in st.ongoing),
+            dict(player.known), self.card_names, error, partial(self.events_seen_by, seat),
+            self.legal_targets(seat) if legal is None else legal)
+
+    def events_seen_by(self, seat: int | None) -> tuple[Event, ...]:
+        """The log as one seat saw it (None: as a spectator who sees only public facts)."""
+        return tuple(e.seen_by(seat) for e in self.state.log)
+
+    # ==========================================================================================
+    # Verbs (what card effects, ongoing effects and plugins may do)
+    # ==========================================================================================
+    def lose(self, seat: int, cause=None) -> bool:
+        """One step down the ladder (won -> in play -> lost). False if something prevented it."""
+        for effect in self._handlers["would_lose"]:
+            if effect.would_lose(seat, cause):
+                self._emit("loss_prevented", seat, effect, by=effect.name)
+                return False
+        if "spoiler_would_lose" in self.hooks and self._hook(
+                "spoiler_would_lose", game=self, seat=seat, cause=cause):
+            self._emit("loss_prevented", seat, cause, by="rule")
+            return False
+        player = self.state.players[seat]
+        before = player.status
+        player.status = Status(max(LOST, before - 1))
+        self._emit("lost", seat, cause, before=before.name.lower(), after=player.status.name.lower())
+        return True
+
+    def win(self, seat: int, cause=None) -> bool:
+        """One step up the ladder (lost -> in play -> won). False if something prevented it."""
+        for effect in self._handlers["would_win"]:
+            if effect.would_win(seat, cause):
+                self._emit("win_prevented", seat, effect, by=effect.name)
+                return False
+        if "spoiler_would_win" in self.hooks and self._hook(
+                "spoiler_would_win", game=self, seat=seat, cause=cause):
+            self._emit("win_prevented", seat, cause, by="rule")
+            return False
+        player = self.state.players[seat]
+        before = player.status
+        player.status = Status(min(WON, before + 1))
+        self._emit("won", seat, cause, before=before.name.lower(), after=player.status.name.lower())
+        return True
+
+    def draw(self, seat: int, n: int = 1, cause=None) -> list[Card]:
+        """Draw n cards; an empty deck is refilled by shuffling the discard pile first."""
+        st = self.state
+        hand = st.players[seat].hand
+        drawn = []
+        for _ in range(n):
+            if not st.deck:
+                if not st.discard:
+                    self._emit("no_card", seat, cause)
+                    break
+                st.deck, st.discard = st.discard, []
+                st.rng.shuffle(st.deck)
+                self._emit("reshuffled", cause=cause, cards=len(st.deck))
+            card = st.deck.pop()
+            hand.append(card)
+            drawn.append(card)
+            self._emit("drew", seat, cause, secret={"card": card.id}, secret_to=frozenset((seat,)))
+            if "spoiler_card_drawn" in self.hooks:
+                self._hook("spoiler_card_drawn", game=self, seat=seat, card=card)
+            for effect in self._handlers["card_drawn"]:
+                self._run(effect, effect.card_drawn, seat, card)
+        return drawn
+
+    def discard(self, seat: int, card, cause=None) -> bool:
+        """Discard a card (Card, id or name) from a hand, face up. False if not held."""
+        hand = self.state.players[seat].hand
+        found = _find(hand, card)
+        if found is None:
+            return False
+        hand.remove(found)
+        self.state.discard.append(found)
+        self._emit("discarded", seat, cause, card=found.id)
+        self._hook("spoiler_card_discarded", game=self, seat=seat, card=found, cause=cause)
+        for effect in self._handlers["card_discarded"]:
+            self._run(effect, effect.card_discarded, seat, found, cause)
+        return True
+
+    def give(self, giver: int, receiver: int, card, cause=None) -> bool:
+        """Move a card from one hand to another; only those two see which. False if not held."""
+        players = self.state.players
+        found = _find(players[giver].hand, card)
+        if found is None:
+            return False
+        players[giver].hand.remove(found)
+        players[receiver].hand.append(found)
+        self._emit("gave", giver, cause, to=receiver, secret={"card": found.id},
+                   secret_to=frozenset((giver, receiver)))
+        self._hook("spoiler_card_given", game=self, giver=giver, receiver=receiver, card=found,
+                   cause=cause)
+        for effect in self._handlers["card_given"]:
+            self._run(effect, effect.card_given, giver, receiver, found, cause)
+        return True
+
+    def swap_hands(self, a: int, b: int, cause=None) -> None:
+        players = self.state.players
+        players[a].hand, players[b].hand = players[b].hand, players[a].hand
+        self._emit("swapped_hands", a, cause, other=b)
+
+    def cancel(self, play: Play, cause=None) -> bool:
+        """Cancel a play that has not resolved: it does nothing at all, later parts included."""
+        if play.resolved or play.cancelled:
+            return False
+        play.cancelled = True
+        self._emit("cancelled", play.player, cause, card=play.card.id)
+        return True
+
+    def redirect(self, play: Play, targets, cause=None) -> bool:
+        """Give an unresolved play new targets."""
+        if play.resolved or play.cancelled:
+            return False
+        play.targets = (targets,) if isinstance(targets, int) else tuple(targets)
+        self._emit("redirected", play.player, cause, card=play.card.id, targets=list(play.targets))
+        return True
+
+    def replace(self, play: Play, card: Card, cause=None) -> bool:
+        """An unresolved play resolves as another card's main effect (targets and
+        information stay as selected)."""
+        if play.resolved or play.cancelled:
+            return False
+        play.acting_as = card
+        self._emit("replaced", play.player, cause, card=play.card.id, instead=card.id)
+        return True
+
+    def copy(self, play: Play, cause: Play) -> None:
+        """Resolve ``play``'s main effect again on behalf of ``cause``'s player."""
+        card = play.acting_as
+        self._emit("copied", cause.player, cause, card=card.id, targets=list(play.targets))
+        if card.main is not None:
+            twin = Play(self, cause.player, card, play.targets, play.info)
+            twin.resolved = True
+            self._run(twin, card.main, twin)
+
+    def change_priority(self, seat: int, position: int, *, this_round: bool = False,
+                        cause=None) -> None:
+        """Move a player to a priority position (1 = first): for the rest of this round only,
+        or from now on (the shift at the end of the round then moves it as usual)."""
+        index = max(1, min(position, len(self.state.players))) - 1
+        orders = [self._order] if this_round else [self._order, self.state.priority]
+        for order in orders:
+            order.remove(seat)
+            order.insert(index, seat)
+        self._reorder()
+        self._emit("priority_changed", seat, cause, position=index + 1, this_round=this_round)
+
+    def reveal(self, hand_of: int, to: int, cause=None) -> tuple[Card, ...]:
+        """Show one player's hand to another; only the viewer learns the cards."""
+        st = self.state
+        cards = tuple(st.players[hand_of].hand)
+        st.players[to].known[hand_of] = (st.round, cards)
+        self._emit("shown", hand_of, cause, to=to, secret={"cards": [c.id for c in cards]},
+                   secret_to=frozenset((to,)))
+        return cards
+
+    def add_ongoing(self, effect: Ongoing, cause=None) -> None:
+        effect.game = self
+        if isinstance(cause, Play):
+            effect.owner, effect.card = cause.player, cause.card
+            cause.kept = cause.kept or effect.keeps_card
+        elif isinstance(cause, Ongoing):
+            effect.owner, effect.card = cause.owner, cause.card
+        self.state.ongoing.append(effect)
+        self._rebuild_handlers()
+        self._emit("ongoing_added", effect.owner, cause, name=effect.name, text=effect.text,
+                   rounds=effect.rounds)
+
+    def end_ongoing(self, effect: Ongoing) -> None:
+        st = self.state
+        if effect not in st.ongoing:
+            return
+        st.ongoing.remove(effect)
+        self._rebuild_handlers()
+        if effect.keeps_card and effect.card is not None and effect.card in st.in_play:
+            st.in_play.remove(effect.card)
+            st.discard.append(effect.card)
+        self._emit("ongoing_ended", effect.owner, effect, name=effect.name)
+
+    def _rebuild_handlers(self) -> None:
+        for handler, effects in self._handlers.items():
+            base = getattr(Ongoing, handler)
+            effects[:] = [o for o in self.state.ongoing if getattr(type(o), handler) is not base]
+
+    def ask(self, seat: int, prompt: str, options, cause=None) -> str | None:
+        """Ask a player (lost or not) to choose one of ``options``. A single option is
+        chosen without asking; no option gives None."""
+        options = tuple(str(o) for o in options)
+        if not options:
+            return None
+        if len(options) == 1:
+            answer = options[0]
+        else:
+            question = Question(prompt, options, _cause_id(cause))
+            agent = self.seats[seat].agent
+            error = None
+            for _ in range(MAX_ATTEMPTS):
+                raw = agent.answer(self.view(seat, error), question)
+                answer = next((o for o in options if o.lower() == str(raw).strip().lower()), None)
+                if answer is not None:
+                    break
+                error = f"{raw!r} is not one of: {', '.join(options)}"
+            else:
+                raise GameError(f"{self.seats[seat].name}'s agent gave {MAX_ATTEMPTS} "
+                                f"illegal answers; last: {error}")
+            self.decisions[-1]["answers"].append({"seat": seat, "prompt": prompt, "answer": answer})
+        asker = getattr(cause, "player", getattr(cause, "owner", seat))
+        self._emit("answered", seat, cause, prompt=prompt, secret={"answer": answer},
+                   secret_to=frozenset((seat, asker)))
+        return answer
+
+    def add_counter(self, seat: int, name: str, delta: int = 1, cause=None) -> int:
+        counters = self.state.players[seat].counters
+        counters[name] = value = counters.get(name, 0) + delta
+        self._emit("counter", seat, cause, name=name, delta=delta, value=value)
+        return value
+
+    def note(self, message: str, cause=None) -> None:
+        self._emit("note", cause=cause, message=message)
+
+    # -- questions -----------------------------------------------------------------------------
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        return tuple(self.state.players[seat].hand)
+
+    def holds(self, seat: int, name: str) -> bool:
+        return _find(self.state.players[seat].hand, name) is not None
+
+    def status(self, seat: int) -> Status:
+        return self.state.players[seat].status
+
+    def priority_of(self, seat: int) -> int:
+        """Position in this round's priority order (1 = first)."""
+        rank = self._rank or {s: i for i, s in enumerate(self.state.priority)}
+        return rank[seat] + 1
+
+    def play_of(self, seat: int) -> Play | None:
+        return next((p for p in self.state.plays if p.player == seat), None)
+
+    def counter(self, seat: int, name: str) -> int:
+        return self.state.players[seat].counters.get(name, 0)
+
+    def name_of(self, seat: int) -> str:
+        return self.state.players[seat].name
+
+    @property
+    def plays(self) -> list[Play]:
+        """This round's plays in priority order."""
+        return sorted(self.state.plays, key=lambda p: self.priority_of(p.player))
+
+
+def _blame(caller, exc: BaseException) -> str:
+    """The name of the plugin whose hook implementation raised ``exc``."""
+    impls = {impl.function.__code__: impl.plugin_name for impl in caller.get_hookimpls()}
+    tb = exc.__traceback__
+    while tb is not None:
+        name = impls.get(tb.tb_frame.f_code)
+        if name is not None:
+            return name
+        tb = tb.tb_next
+    return ", ".join(sorted(set(impls.values()))) or "unknown"

@@ -1,0 +1,110 @@
+"""The vocabulary card authors write effects with.
+
+``Play`` (a card being resolved) and ``Ongoing`` (a lasting effect) both mix this in, so a
+card's code reads like its printed text::
+
+    def main(play):
+        if play.holds(play.target, play.info):
+            play.lose(play.target)
+
+Every verb goes through the engine, which applies the rules (hooks, ongoing effects,
+the win/lose ladder) and records an event naming ``self`` as the cause.
+"""
+
+from __future__ import annotations
+
+
+class Verbs:
+    """Verbs and read-only questions, acting on ``self.game`` on behalf of ``self``."""
+
+    __slots__ = ()
+
+    # -- changing the game ---------------------------------------------------------------
+    def lose(self, seat: int) -> bool:
+        """Make a player lose (one step down: won -> in play -> lost). False if prevented."""
+        return self.game.lose(seat, cause=self)
+
+    def win(self, seat: int) -> bool:
+        """Make a player win (one step up: lost -> in play -> won). False if prevented."""
+        return self.game.win(seat, cause=self)
+
+    def draw(self, seat: int, n: int = 1) -> list:
+        """A player draws n cards (refilling the deck from the discard pile if needed)."""
+        return self.game.draw(seat, n, cause=self)
+
+    def discard(self, seat: int, card) -> bool:
+        """A player discards a card (a Card or its name) from hand. False if not held."""
+        return self.game.discard(seat, card, cause=self)
+
+    def give(self, giver: int, receiver: int, card) -> bool:
+        """Move a card (a Card or its name) from one hand to another. False if not held."""
+        return self.game.give(giver, receiver, card, cause=self)
+
+    def swap_hands(self, a: int, b: int) -> None:
+        """Two players exchange their whole hands."""
+        self.game.swap_hands(a, b, cause=self)
+
+    def cancel(self, play) -> bool:
+        """Cancel a play that has not resolved yet: it does nothing at all. False if too late."""
+        return self.game.cancel(play, cause=self)
+
+    def redirect(self, play, targets) -> bool:
+        """Give an unresolved play new targets (a seat or a tuple of seats)."""
+        return self.game.redirect(play, targets, cause=self)
+
+    def copy(self, play) -> None:
+        """Resolve another play's main effect again, as if this card's player had played it."""
+        self.game.copy(play, cause=self)
+
+    def change_priority(self, seat: int, position: int, *, this_round: bool = False) -> None:
+        """Move a player to a priority position (1 = first), for this round only or from now on."""
+        self.game.change_priority(seat, position, this_round=this_round, cause=self)
+
+    def reveal(self, hand_of: int, to: int) -> tuple:
+        """Show one player's hand to another player (only they see it). Returns the cards."""
+        return self.game.reveal(hand_of, to, cause=self)
+
+    def add_ongoing(self, effect) -> None:
+        """Put an ``Ongoing`` effect into play, owned by this card's player."""
+        self.game.add_ongoing(effect, cause=self)
+
+    def ask(self, seat: int, prompt: str, options) -> str:
+        """Ask a player (lost players too) to choose one of ``options``; returns the choice."""
+        return self.game.ask(seat, prompt, options, cause=self)
+
+    def add_counter(self, seat: int, name: str, delta: int = 1) -> int:
+        """Add to a player's named counter (tokens kept across rounds); returns the new value."""
+        return self.game.add_counter(seat, name, delta, cause=self)
+
+    def note(self, message: str) -> None:
+        """Say something in the game log (for effects that change nothing visible)."""
+        self.game.note(message, cause=self)
+
+    # -- reading the game ----------------------------------------------------------------
+    def hand(self, seat: int) -> tuple:
+        return self.game.hand(seat)
+
+    def holds(self, seat: int, name: str) -> bool:
+        """Does this player hold a card of that name (case-insensitive)?"""
+        return self.game.holds(seat, name)
+
+    def status(self, seat: int):
+        return self.game.status(seat)
+
+    def priority_of(self, seat: int) -> int:
+        """A player's priority position this round (1 = first)."""
+        return self.game.priority_of(seat)
+
+    def play_of(self, seat: int):
+        """The play this player selected this round, or None."""
+        return self.game.play_of(seat)
+
+    def counter(self, seat: int, name: str) -> int:
+        return self.game.counter(seat, name)
+
+    def name_of(self, seat: int) -> str:
+        return self.game.name_of(seat)
+
+    @property
+    def seats(self) -> range:
+        return range(len(self.game.state.players))

@@ -1,0 +1,82 @@
+"""What an agent sees and what it answers with.
+
+A ``PlayerView`` is one player's projection of the game: their own hand, the public
+state (statuses, hand *sizes*, priorities, the face-up discard pile, ongoing effects),
+what they have been shown, and the events as they saw them. It never holds another
+player's hand or a selection that has not been revealed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from spoiler.state import Status
+
+
+class PlayerInfo(NamedTuple):
+    """The public facts about one player."""
+
+    seat: int
+    name: str
+    status: Status
+    hand_size: int
+    priority: int  # 1 = first
+    counters: dict
+
+
+@dataclass(frozen=True)
+class Selection:
+    """A player's choice for the round: a card from their hand, its targets (seats) and the
+    information it asks for."""
+
+    card: object  # a Card from the hand, or its id or name
+    targets: tuple[int, ...] = ()
+    info: object = None
+
+
+@dataclass(frozen=True)
+class Question:
+    """A card asking a player to choose, mid-round. The answer must be one of ``options``."""
+
+    prompt: str
+    options: tuple[str, ...]
+    cause: str | None = None  # the asking card's id
+
+
+@dataclass(eq=False, slots=True)
+class PlayerView:
+    seat: int
+    round: int
+    hand: tuple
+    players: tuple[PlayerInfo, ...]
+    deck_size: int
+    discard: tuple
+    ongoing: tuple[tuple[str, int, int | None], ...]  # (effect name, owner seat, rounds left)
+    known: dict  # seat -> (round seen, cards shown to me)
+    card_names: tuple[str, ...]
+    #: Problem with this seat's previous answer, when it is being asked again.
+    error: str | None = None
+    _events: object = field(default=None, repr=False)
+    _legal: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def me(self) -> PlayerInfo:
+        return self.players[self.seat]
+
+    @property
+    def events(self) -> tuple:
+        """This game's events so far, as this player saw them."""
+        return self._events()
+
+    def others(self) -> list[PlayerInfo]:
+        return [p for p in self.players if p.seat != self.seat]
+
+    def legal_targets(self, card) -> list[list[int]]:
+        """For each target the card asks for, the seats this player may choose."""
+        legal = self._legal
+        return [legal[t] if t in legal else t.candidates(self.seat, self.players)
+                for t in card.targets]
+
+    def name_of(self, seat: int) -> str:
+        return self.players[seat].name
