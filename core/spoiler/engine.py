@@ -247,6 +247,8 @@ class Game:
                 self.draw(seat, 1, cause=None)
         self._hook("spoiler_after_draw", game=self)
         st.priority.append(st.priority.pop(0))
+        self._order = list(st.priority)  # between rounds, "this round" means the next one
+        self._reorder()
         self._emit("priorities_shifted", order=list(st.priority))
         self._hook("spoiler_round_end", game=self)
         self._check_end()
