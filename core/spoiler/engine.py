@@ -400,7 +400,11 @@ class Game:
 
     def _clear_table(self) -> None:
         st = self.state
+        # A card stays on the table only while an effect keeping it lasts: one that ended
+        # in its own round (rounds=1) lets its card go to the discard pile with the rest.
+        keeping = {(o.owner, o.card) for o in st.ongoing if o.keeps_card}
         for play in st.plays:
+            play.kept = play.kept and (play.player, play.card) in keeping
             (st.in_play if play.kept else st.discard).append(play.card)
         if st.plays:
             self._emit("cleared", cards=[p.card.id for p in st.plays if not p.kept])
