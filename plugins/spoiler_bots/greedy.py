@@ -1,0 +1,228 @@
+"""The greedy bot: a one-round-ahead heuristic player for the base set.
+
+For every legal selection it scores what the card would do this round, from what its
+player can see, and plays the best one (ties broken by its own seeded RNG):
+
+1. a win it can take now (a Jewel pair, a third treasure token, a Crown with the biggest
+   hand, a Prophecy naming a card it knows the target must play);
+2. a Shield (or Mirror) when it is threatened: it is about to win, its hand was looked at,
+   or an opponent is first in priority with cards in hand;
+3. attacks aimed at the player closest to winning (treasure tokens, a win already on the
+   table, a big hand for Crown), naming cards it has seen in their hand when it can;
+4. Spoiler only on a player after it in this round's priority order (before that, the card
+   has already resolved), Echo only on a player before it.
+
+Cards it does not know (from other sets) score as a plain middling play. It never sees more
+than its ``PlayerView``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from spoiler.agents import bot_rng
+from spoiler.state import Status
+from spoiler.views import PlayerView, Question, Selection
+
+TREASURE = "base:treasure"
+TREASURE_TO_WIN = 3
+
+#: How much a card is worth keeping in hand (what it gives away or discards first).
+KEEP_VALUE = {
+    "Treasure": 9, "Jewel": 8, "Shield": 7, "Spoiler": 6, "Assassin": 6, "Crown": 5,
+    "Accuse": 5, "Mirror": 5, "Prophecy": 4, "Standoff": 4, "Hex": 4, "Tribute": 4,
+    "Spyglass": 3, "Haste": 3, "Supply": 3, "Ambush": 3, "Echo": 2, "Swap": 2, "Delay": 2,
+    "Purge": 2, "Revive": 0,
+}
+
+
+def _copies() -> dict[str, int]:
+    """Copies of each base card: printed on the cards, so public knowledge."""
+    try:
+        from spoiler_base.cards import base
+    except ImportError:  # the base set is not installed: every name counts alike
+        return {}
+    return {card.name: card.copies for card in base.cards}
+
+
+class GreedyAgent:
+    def __init__(self, seed: int = 0, seat: int = 0):
+        self.rng = bot_rng(seed, seat)
+        self.copies = _copies()
+
+    # -- selecting ---------------------------------------------------------------------------
+    def select(self, view: PlayerView) -> Selection:
+        reading = _Reading(view, self.copies)
+        best, best_score = None, None
+        for card in view.hand:
+            slots = view.legal_targets(card)
+            if not all(slots):
+                continue
+            if len(slots) == 1:
+                choices = [(seat,) for seat in slots[0]]
+            elif slots:
+                choices = [self._distinct(slots)]
+            else:
+                choices = [()]
+            for targets in choices:
+                score, info = reading.score(card, targets)
+                if card.ask is not None and info is None:
+                    options = card.ask.choices(view.card_names)
+                    info = options[self.rng.randrange(len(options))]
+                score += self.rng.random() * 0.5  # break ties, differently each game
+                if best_score is None or score > best_score:
+                    best, best_score = Selection(card, targets, info), score
+        return best
+
+    def _distinct(self, slots) -> tuple[int, ...]:
+        for _ in range(20):
+            chosen = tuple(self.rng.choice(s) for s in slots)
+            if len(set(chosen)) == len(chosen):
+                return chosen
+        return tuple(self.rng.choice(s) for s in slots)
+
+    # -- answering ---------------------------------------------------------------------------
+    def answer(self, view: PlayerView, question: Question) -> str:
+        options = question.options
+        if all(o in KEEP_VALUE for o in options):  # giving away or discarding a card
+            cheapest = min(KEEP_VALUE[o] for o in options)
+            options = tuple(o for o in options if KEEP_VALUE[o] == cheapest)
+        return options[self.rng.randrange(len(options))]
+
+
+class _Reading:
+    """What one view tells the greedy bot this round."""
+
+    def __init__(self, view: PlayerView, copies: dict[str, int]):
+        self.view = view
+        me = view.me
+        self.me = me
+        self.names = Counter(card.name for card in view.hand)
+        self.tokens = me.counters.get(TREASURE, 0)
+        self.rivals = [p for p in view.players if p.seat != me.seat and p.status is not Status.LOST]
+        events = view.events
+        recent = [e for e in events if e.round >= view.round - 2]
+        self.hexed = {t for e in recent if e.kind == "played" and e.cause == "base:hex"
+                      for t in e.data.get("targets", ())}
+        self.watched = any(e.kind == "shown" and e.seat == me.seat and e.data.get("to") != me.seat
+                           for e in recent)
+        # Cards not in my hand nor face up in the discard pile: what others may hold.
+        unseen = Counter(copies)
+        unseen.subtract(self.names)
+        unseen.subtract(card.name for card in view.discard)
+        self.unseen = +unseen
+        self.threat = {p.seat: self._threat(p) for p in self.rivals}
+        self.leader = max(self.threat.values(), default=0)
+
+    # -- reading the table --------------------------------------------------------------------
+    def known_hand(self, seat: int) -> list[str]:
+        """Cards I saw in that hand, if I saw it this round or last (it may have changed)."""
+        seen = self.view.known.get(seat)
+        if seen is None or seen[0] < self.view.round - 1:
+            return []
+        return [card.name for card in seen[1]]
+
+    def _threat(self, p) -> float:
+        """How close a rival looks to winning."""
+        tokens = p.counters.get(TREASURE, 0)
+        threat = 3.0 * tokens + (10 if p.status is Status.WON else 0)
+        threat += max(0, p.hand_size - self.me.hand_size)  # a Crown needs the biggest hand
+        known = Counter(self.known_hand(p.seat))
+        if known["Jewel"] >= 2 or known["Treasure"] and tokens == TREASURE_TO_WIN - 1:
+            threat += 6
+        return threat
+
+    def aim(self, seat: int) -> float:
+        """How much hitting this seat matters, 0 to ~1.5: the leader matters most."""
+        if seat not in self.threat:
+            return 0.0
+        return 0.5 + self.threat[seat] / (1 + self.leader)
+
+    def threatened(self) -> bool:
+        if self.tokens >= TREASURE_TO_WIN - 1 or self.names["Jewel"] >= 2 or self.watched:
+            return True
+        return any(p.priority == 1 and p.hand_size > 0 for p in self.rivals) and len(self.rivals) <= 2
+
+    def guess_name(self, seat: int) -> tuple[str | None, float]:
+        """The card most likely in that player's hand, and how sure I am (0 to 1)."""
+        known = [n for n in self.known_hand(seat) if n not in ("Accuse",)]
+        if known:
+            name = Counter(known).most_common(1)[0][0]
+            return name, 0.8
+        if not self.unseen:
+            return None, 0.0
+        name, count = max(self.unseen.items(), key=lambda kv: (kv[1], kv[0]))
+        total = sum(self.unseen.values())
+        hand = max(1, self.view.players[seat].hand_size - 1)
+        return name, min(1.0, hand * count / total)
+
+    # -- scoring a selection ------------------------------------------------------------------
+    def score(self, card, targets) -> tuple[float, object]:
+        """(score, information to give) for playing ``card`` at ``targets``."""
+        name = card.name
+        me, view = self.me, self.view
+        target = targets[0] if targets else None
+        aim = self.aim(target) if target is not None else 0.0
+        can_win = me.seat not in self.hexed
+        # Remaining hand after this card leaves it.
+        rest = self.names.copy()
+        rest[name] -= 1
+
+        if name == "Jewel":
+            return (100.0 if rest["Jewel"] and can_win else 0.0), None
+        if name == "Treasure":
+            if self.tokens + 1 >= TREASURE_TO_WIN and can_win:
+                return 100.0, None
+            return 40.0, None
+        if name == "Crown":
+            mine = me.hand_size - 1
+            others = [p.hand_size - (1 if p.hand_size else 0) for p in self.rivals]
+            return (90.0 if can_win and all(mine > n for n in others) else 1.0), None
+        if name == "Prophecy":
+            known = self.known_hand(target)
+            players = view.players
+            if len(known) == 1 and players[target].hand_size == 1 and can_win:
+                return 80.0, known[0]
+            guess, sure = self.guess_name(target)
+            return 10.0 + 20 * sure, guess
+        if name == "Shield":
+            return (70.0 if self.threatened() else 12.0), None
+        if name == "Mirror":
+            return (55.0 if self.threatened() else 10.0), None
+        if name == "Accuse":
+            guess, sure = self.guess_name(target)
+            if guess is None or guess == "Accuse":
+                return 5.0, None
+            return 10.0 + 60 * sure * aim, guess
+        if name == "Standoff":
+            return 30.0 * aim, None
+        if name == "Assassin":
+            return (85.0 * aim if me.priority == 1 else 2.0), None
+        if name == "Ambush":
+            return 12.0 * aim, None
+        if name == "Spoiler":
+            ahead = me.priority < view.players[target].priority
+            return (45.0 * aim if ahead else 0.5), None
+        if name == "Echo":
+            behind = me.priority > view.players[target].priority
+            return (15.0 if behind else 0.5), None
+        if name == "Hex":
+            return 50.0 * aim if self.threat.get(target, 0) >= 6 else 8.0 * aim, None
+        if name == "Revive":
+            return -10.0, None  # bringing back a rival rarely helps me
+        if name == "Tribute":
+            return 20.0 + 5 * aim + (10 if rest["Crown"] else 0), None
+        if name == "Supply":
+            return 18.0 + (15 if rest["Crown"] else 0), None
+        if name == "Spyglass":
+            return 15.0 + 10 * aim, None
+        if name == "Purge":
+            return 12.0 + 8 * aim, None
+        if name == "Swap":
+            mine = sum(KEEP_VALUE.get(n, 3) for n in rest.elements())
+            return 8.0 + (10 if mine < 6 else 0), None
+        if name == "Haste":
+            return 6.0, None
+        if name == "Delay":
+            return 8.0 * aim, None
+        return 15.0, None
