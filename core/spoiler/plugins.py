@@ -164,23 +164,27 @@ def load(environ=None, entry_points=None) -> Registry:
     registry = Registry(pm)
     allow = _allowlist(environ)
 
-    def distribution_of(ep) -> tuple[str, str]:
-        dist = getattr(ep, "dist", None)
-        return (dist.name, dist.version) if dist is not None else ("unknown", "")
-
     # Built-ins first, then the others by name: the load order (and so who wins a name
     # collision) never depends on how the environment lists entry points.
-    ordered = sorted(entry_points, key=lambda ep: (distribution_of(ep)[0] != CORE_DISTRIBUTION, ep.name))
+    ordered = sorted(entry_points, key=lambda ep: (_distribution_of(ep)[0] != CORE_DISTRIBUTION,
+                                                   ep.name, _distribution_of(ep)[0]))
     for ep in ordered:
-        dist, version = distribution_of(ep)
+        dist, version = _distribution_of(ep)
         info = PluginInfo(ep.name, dist, version, builtin=dist == CORE_DISTRIBUTION)
+        if ep.name in registry.plugins:
+            # Two distributions claim one entry point name: the first keeps it.
+            other = registry.plugins[ep.name].distribution
+            info.status = "broken"
+            info.error = f"entry point name {ep.name!r} is already used by distribution {other!r}"
+            registry.plugins[f"{ep.name} ({dist})"] = info
+            continue
         registry.plugins[ep.name] = info
         if not info.builtin and allow is not None and ep.name not in allow:
             info.status, info.error = "disabled", "not listed in SPOILER_PLUGINS"
             continue
         try:
             plugin = ep.load()
-        except BaseException as exc:  # a plugin may even call sys.exit on import
+        except (Exception, SystemExit) as exc:  # a plugin may even call sys.exit on import
             info.status, info.error = "broken", f"failed to import: {_one_line(exc)}"
             continue
         _register(registry, info, plugin)
@@ -188,6 +192,28 @@ def load(environ=None, entry_points=None) -> Registry:
     _collect_sets(registry)
     _collect_agents(registry)
     return registry
+
+
+def _distribution_of(ep) -> tuple[str, str]:
+    """(normalised distribution name, version) of an entry point."""
+    dist = getattr(ep, "dist", None)
+    if dist is None:
+        return "unknown", ""
+    return re.sub(r"[-_.]+", "-", dist.name).lower(), dist.version
+
+
+def hooks_for(*plugins) -> dict:
+    """The game hooks of these plugin objects (modules), for ``Game(hooks=...)`` in tests::
+
+        game = table([spoiler_chrono.chrono], hands=..., hooks=hooks_for(spoiler_chrono))
+    """
+    pm = pluggy.PluginManager(GROUP)
+    pm.add_hookspecs(hookspecs)
+    for plugin in plugins:
+        pm.register(plugin)
+    pm.check_pending()
+    return {name: getattr(pm.hook, name) for name in GAME_HOOKS
+            if getattr(pm.hook, name).get_hookimpls()}
 
 
 def _register(registry: Registry, info: PluginInfo, plugin) -> None:
