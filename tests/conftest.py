@@ -48,7 +48,7 @@ class Aegis(Ongoing):
 
 
 def build_toy() -> CardSet:
-    """The test set: 21 kinds of card, 41 cards, each doing one thing the rules talk about."""
+    """The test set: 22 kinds of card, 42 cards, each doing one thing the rules talk about."""
     toy = CardSet("toy", "1.0.0", description="Cards for the core's rule tests.")
 
     @toy.card
@@ -81,6 +81,15 @@ def build_toy() -> CardSet:
 
         def main(play):
             play.win(play.player)
+
+    @toy.card
+    class Bless:
+        text = "Another player wins."
+        copies = 1
+        target = ANOTHER_PLAYER
+
+        def main(play):
+            play.win(play.target)
 
     @toy.card
     class Fall:
