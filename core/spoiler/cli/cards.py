@@ -1,0 +1,107 @@
+"""``spoiler cards list`` and ``spoiler cards show``: the cards of the installed sets."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Optional
+
+import typer
+
+from spoiler.cli import app
+from spoiler.cli.common import console, fail
+
+cards_app = typer.Typer(help="The cards of the installed sets.", no_args_is_help=True)
+app.add_typer(cards_app, name="cards")
+
+
+def needs(card) -> str:
+    """What a card asks for when selected: "another player; name a card", or "-"."""
+    parts = [t.description for t in card.targets]
+    if card.ask is not None:
+        parts.append(card.ask.prompt.lower())
+    return "; ".join(parts) or "-"
+
+
+def timing(card) -> str:
+    """The parts a card has, in the order they resolve."""
+    parts = [label for label, part in (("At Beginning of Round", card.at_beginning),
+                                       ("mid round", card.main),
+                                       ("At End of Round", card.at_end)) if part is not None]
+    return ", ".join(parts) or "no effect"
+
+
+def suggestion(wanted: str, known) -> str:
+    """' Did you mean: A, B?' for the closest of ``known``, or ''."""
+    by_lower = {k.lower(): k for k in known}
+    close = difflib.get_close_matches(wanted.lower(), list(by_lower), n=3, cutoff=0.5)
+    return f" Did you mean: {', '.join(by_lower[c] for c in close)}?" if close else ""
+
+
+def _usable_sets(set_name: str | None):
+    from spoiler.cli import common
+
+    registry = common.load_registry()
+    sets = registry.sets
+    if set_name is None:
+        return [sets[name] for name in sorted(sets)]
+    if set_name not in sets:
+        info = next((i for i in registry.set_infos if i.name == set_name), None)
+        if info is not None:
+            fail(f"set {set_name!r} is {info.status}: {info.error}")
+        fail(f"no set named {set_name!r}.{suggestion(set_name, sets)} "
+             f"Installed: {', '.join(sorted(sets)) or 'none'}.")
+    return [sets[set_name]]
+
+
+@cards_app.command("list")
+def list_cards(
+    set_name: Optional[str] = typer.Option(None, "--set", metavar="NAME",
+                                           help="Only this set's cards."),
+) -> None:
+    """List the cards of every installed set (or of one): name, set, copies, targets, text."""
+    from rich import box
+    from rich.table import Table
+
+    card_sets = _usable_sets(set_name)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, expand=True)
+    table.add_column("Card", style="bold", no_wrap=True)
+    table.add_column("Set", no_wrap=True)
+    table.add_column("Copies", justify="right")
+    table.add_column("You choose", ratio=1)
+    table.add_column("Text", ratio=2)
+    total = 0
+    for card_set in card_sets:
+        for card in sorted(card_set.cards, key=lambda c: c.name.lower()):
+            table.add_row(card.name, card_set.name, str(card.copies), needs(card), card.text)
+            total += card.copies
+    kinds = sum(len(s.cards) for s in card_sets)
+    console().print(table)
+    console().print(f"{kinds} cards, {total} in the deck.", markup=False)
+
+
+@cards_app.command("show")
+def show_card(name: str = typer.Argument(..., metavar="NAME",
+                                         help="A card's name (any case), or its id (set:card).")) -> None:
+    """Show one card: its full text, what it asks for, when it acts, and its rulings."""
+    from rich.markup import escape
+    from rich.panel import Panel
+    from rich.text import Text
+
+    card_sets = _usable_sets(None)
+    cards = [c for s in card_sets for c in s.cards]
+    wanted = name.strip().lower()
+    found = [c for c in cards if c.name.lower() == wanted or c.id == wanted]
+    if not found:
+        fail(f"no card named {name!r}.{suggestion(name, sorted({c.name for c in cards}))}")
+    for card in found:
+        body = Text(card.text + "\n\n")
+        body.append("Set: ", style="bold").append(f"{card.set_name} (id {card.id})\n")
+        body.append("Copies in the deck: ", style="bold").append(f"{card.copies}\n")
+        body.append("You choose: ", style="bold").append(f"{needs(card)}\n")
+        body.append("Acts: ", style="bold").append(timing(card))
+        if card.rulings:
+            body.append("\n\nRulings:", style="bold")
+            for ruling in card.rulings:
+                body.append(f"\n- {ruling}")
+        console().print(Panel(body, title=f"[bold]{escape(card.name)}[/]", title_align="left",
+                              expand=False, width=min(console().width, 78)))

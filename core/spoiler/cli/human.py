@@ -1,0 +1,215 @@
+"""A human at the keyboard, as an agent: it shows the player their view (the table of
+players, their hand with each card's text) and asks for a card, its targets and the
+information it needs, by number or by name. An answer that cannot be used is explained and
+asked again, here or (when the engine refuses it) through ``view.error``.
+
+At a shared keyboard (``hot_seat``) each turn starts by asking the others to look away, shows
+the player the private events they have not seen yet, and ends by hiding their hand.
+"""
+
+from __future__ import annotations
+
+from rich.columns import Columns
+from rich.table import Table
+from rich.text import Text
+
+from spoiler.cards import NameANumber
+from spoiler.cli.screen import Screen
+from spoiler.views import PlayerView, Question, Selection
+
+
+class HumanAgent:
+    def __init__(self, screen: Screen, *, hot_seat: bool = False):
+        self.screen = screen
+        self.hot_seat = hot_seat
+        self.console = screen.console
+        self._private_told = 0  # at a shared keyboard: my events already shown to me
+
+    # -- the agent protocol ------------------------------------------------------------------
+    def select(self, view: PlayerView) -> Selection:
+        self._sit_down(view)
+        self._show_table(view)
+        self._show_hand(view)
+        if view.error:
+            self._refused(f"That selection was refused: {view.error}.")
+        card = self._choose_card(view)
+        targets = self._choose_targets(view, card)
+        info = self._choose_info(view, card)
+        self._stand_up()
+        return Selection(card, targets, info)
+
+    def answer(self, view: PlayerView, question: Question) -> str:
+        self._sit_down(view)
+        if view.error:
+            self._refused(f"That answer was refused: {view.error}.")
+        asker = self.screen.game.cards_by_id.get(question.cause)
+        source = f"{asker.name} asks you" if asker is not None else "A question for you"
+        self.console.print(Text(f"{source}: {question.prompt}", style="bold"))
+        answer = self._pick(list(question.options), list(question.options), "Your answer?")
+        self._stand_up()
+        return answer
+
+    # -- turns at a shared keyboard ------------------------------------------------------------
+    def _sit_down(self, view: PlayerView) -> None:
+        self.screen.catch_up()
+        if not self.hot_seat:
+            return
+        me = view.me.name
+        self.console.print()
+        self.console.print(Text(f"{me}'s turn. Everyone else, please look away.", style="bold"))
+        self.screen.read(f"{me}, press Enter when only you can see the screen.")
+        events = view.events
+        mine = [e for e in events[self._private_told:] if e.secret is not None]
+        self._private_told = len(events)
+        if mine:
+            self.console.print(Text("Only you saw:", style="bold"))
+            for event in mine:
+                self.screen.say(event, view.seat)
+
+    def _stand_up(self) -> None:
+        if self.hot_seat:
+            self.screen.clear()
+
+    # -- showing the view ----------------------------------------------------------------------
+    def _show_table(self, view: PlayerView) -> None:
+        kinds = [seat.kind for seat in self.screen.game.seats]
+        self.console.print()
+        self.console.print(self.screen.players_table(
+            view.players, you=view.seat, kinds=kinds,
+            title=f"Round {view.round}: {view.me.name} to choose"))
+        top = f" (top: {view.discard[-1].name})" if view.discard else ""
+        self.console.print(f"Deck: {view.deck_size} cards. Discard pile: "
+                           f"{len(view.discard)} cards{top}.", markup=False)
+        for name, owner, rounds in view.ongoing:
+            left = "until removed" if rounds is None else f"{rounds} round(s) left"
+            self.console.print(f"In effect: {name} ({view.name_of(owner)}'s, {left}).",
+                               markup=False)
+        for seat, (seen_in, cards) in sorted(view.known.items()):
+            shown = ", ".join(c.name for c in cards) or "no cards"
+            self.console.print(f"You saw {view.name_of(seat)}'s hand in round {seen_in}: "
+                               f"{shown}.", markup=False)
+
+    def _show_hand(self, view: PlayerView) -> None:
+        table = Table(title="Your hand", title_justify="left", show_edge=False, pad_edge=False)
+        table.add_column("#", justify="right")
+        table.add_column("Card", style="bold")
+        table.add_column("What it does")
+        for number, card in enumerate(view.hand, 1):
+            text = Text(card.text)
+            needs = [t.description for t in card.targets]
+            if card.ask is not None:
+                needs.append(card.ask.prompt.lower())
+            if needs:
+                text.append(f"\nYou choose: {'; '.join(needs)}.", style="dim")
+            if not all(view.legal_targets(card)):
+                text.append("\nCannot be played now: no legal target.", style="red")
+            table.add_row(str(number), card.name, text)
+        self.console.print()
+        self.console.print(table)
+
+    def _refused(self, message: str) -> None:
+        self.console.print(Text(message, style="yellow"))
+
+    # -- asking ------------------------------------------------------------------------------
+    def _pick(self, labels: list[str], values: list, prompt: str):
+        """Show numbered options and read one, by number or by its label."""
+        if len(values) == 1:
+            self.console.print(Text(f"  {labels[0]} (the only choice)"))
+            return values[0]
+        items = [Text(f"{n}) {label}") for n, label in enumerate(labels, 1)]
+        self.console.print(Columns(items, padding=(0, 3)) if len(items) > 6
+                           else Text("  " + "   ".join(str(i) for i in items)))
+        while True:
+            answer = self.screen.read(f"{prompt} [1-{len(values)}]")
+            chosen = _match(answer, labels)
+            if chosen is not None:
+                return values[chosen]
+            self._refused(f"Please answer with a number from 1 to {len(values)}, "
+                          f"or one of the names shown.")
+
+    def _choose_card(self, view: PlayerView):
+        names = [card.name for card in view.hand]
+        while True:
+            answer = self.screen.read(f"Play which card? [1-{len(names)}]")
+            chosen = _match(answer, names)
+            if chosen is None:
+                self._refused(f"Please answer with a card's number (1 to {len(names)}) or its name.")
+                continue
+            card = view.hand[chosen]
+            if not all(view.legal_targets(card)):
+                wants = ", ".join(t.description for t in card.targets)
+                self._refused(f"{card.name} cannot be played now: it needs {wants}, and there "
+                              f"is none. Choose another card.")
+                continue
+            return card
+
+    def _choose_targets(self, view: PlayerView, card) -> tuple[int, ...]:
+        chosen: list[int] = []
+        for kind, seats in zip(card.targets, view.legal_targets(card)):
+            seats = [s for s in seats if s not in chosen] or seats
+            self.console.print(Text(f"{card.name}: choose {kind.description}."))
+            # Players are numbered as in the table (seat + 1), so the numbers stay the same.
+            labels = [view.name_of(s) for s in seats]
+            if len(seats) == 1:
+                self.console.print(Text(f"  {labels[0]} (the only choice)"))
+                chosen.append(seats[0])
+                continue
+            self.console.print(Text("  " + "   ".join(f"{s + 1}) {view.name_of(s)}" for s in seats)))
+            while True:
+                answer = self.screen.read(f"Target? [{', '.join(str(s + 1) for s in seats)}]")
+                seat = _match_seat(answer, seats, view)
+                if seat is not None:
+                    chosen.append(seat)
+                    break
+                self._refused(f"Please answer with one of the numbers shown, or a player's name "
+                              f"({kind.description}).")
+        return tuple(chosen)
+
+    def _choose_info(self, view: PlayerView, card):
+        ask = card.ask
+        if ask is None:
+            return None
+        self.console.print(Text(f"{card.name}: {ask.prompt.lower()}."))
+        if isinstance(ask, NameANumber):
+            while True:
+                answer = self.screen.read(f"{ask.prompt}? [{ask.low}-{ask.high}]")
+                try:
+                    return ask.check(answer, view.card_names)
+                except ValueError as exc:
+                    self._refused(f"{_sentence(str(exc))} Try again.")
+        choices = list(ask.choices(view.card_names))
+        while True:
+            value = self._pick([str(c) for c in choices], choices, ask.prompt + "?")
+            try:
+                return ask.check(value, view.card_names)
+            except ValueError as exc:
+                self._refused(f"{_sentence(str(exc))} Try again.")
+
+
+def _sentence(message: str) -> str:
+    message = message[:1].upper() + message[1:]
+    return message if message.endswith(".") else message + "."
+
+
+def _match(answer: str, labels: list[str]) -> int | None:
+    """The index chosen by a 1-based number or a (case-insensitive) label, or None."""
+    answer = answer.strip()
+    if answer.isdigit():
+        number = int(answer)
+        return number - 1 if 1 <= number <= len(labels) else None
+    wanted = answer.lower()
+    for index, label in enumerate(labels):
+        if label.lower() == wanted:
+            return index
+    return None
+
+
+def _match_seat(answer: str, seats: list[int], view: PlayerView) -> int | None:
+    answer = answer.strip()
+    if answer.isdigit():
+        seat = int(answer) - 1
+        return seat if seat in seats else None
+    for seat in seats:
+        if view.name_of(seat).lower() == answer.lower():
+            return seat
+    return None

@@ -1,0 +1,210 @@
+"""``spoiler play``: a game in the terminal, against bots, with friends at one keyboard, or
+watching bots play each other.
+
+The pieces are separate so that recording, replaying and resuming reuse them:
+``table_of`` decides who sits where, ``seat_players`` builds their agents, ``new_game`` the
+game, and ``run_game`` plays it round by round on a ``Screen``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import typer
+
+from spoiler.cli import app
+from spoiler.cli.common import fail
+
+DEFAULT_HUMAN = "You"
+DEFAULT_BOTS = 3
+BOT_NAMES = ("Ada", "Bix", "Cog", "Dot", "Eve", "Fox", "Gus", "Hal")
+#: The exit code of a game the players stopped (end of input, Ctrl-C), as shells use for SIGINT.
+INTERRUPTED = 130
+
+
+class TableError(ValueError):
+    """Options that do not make a table of players."""
+
+
+def table_of(players: str | None, bots: int | None) -> tuple[list[str], int]:
+    """The humans' names and the number of bots these options ask for.
+
+    No options: one human against three bots. ``--bots N`` alone: N bots play, watched.
+    ``--players a,b``: those humans, plus ``--bots`` bots (none unless asked for).
+    """
+    from spoiler.engine import MAX_PLAYERS, MIN_PLAYERS
+
+    if bots is not None and bots < 0:
+        raise TableError(f"--bots must be 0 or more, not {bots}")
+    if players is None:
+        humans = [] if bots is not None else [DEFAULT_HUMAN]
+        bots = DEFAULT_BOTS if bots is None else bots
+    else:
+        humans = [name.strip() for name in players.split(",")]
+        if not all(humans):
+            raise TableError(f"--players {players!r} has an empty name; separate names with commas")
+        lowered = [h.lower() for h in humans]
+        if len(set(lowered)) != len(humans):
+            raise TableError(f"--players {players!r} names someone twice")
+        bots = bots or 0
+    total = len(humans) + bots
+    if total < MIN_PLAYERS:
+        if humans:
+            raise TableError(f"{humans[0]} cannot play alone: add --bots N or more --players")
+        raise TableError(f"a game of bots needs at least {MIN_PLAYERS} bots, not {bots}")
+    if total > MAX_PLAYERS:
+        who = f"{len(humans)} player(s) and {bots} bot(s)" if humans else f"{bots} bots"
+        raise TableError(f"Spoiler is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {total} ({who})")
+    return humans, bots
+
+
+def bot_names(humans: list[str], bots: int) -> list[str]:
+    """Names for the bots that no human has taken."""
+    taken = {h.lower() for h in humans}
+    free = [n for n in BOT_NAMES if n.lower() not in taken]
+    return [free[i] if i < len(free) else f"Bot {i + 1}" for i in range(bots)]
+
+
+def reader_for(humans: list[str]):
+    """Who reads the shared screen: everyone's secrets for bots only, the one human's view,
+    or the public view when several humans share the keyboard."""
+    from spoiler.cli.screen import EVERYTHING
+
+    if not humans:
+        return EVERYTHING
+    return 0 if len(humans) == 1 else None
+
+
+def seat_players(registry, humans: list[str], bots: int, bot_kind: str, seed: int, screen):
+    """The seats: humans first, then the bots, each bot seeded by the game's seed and its seat.
+    Raises ``spoiler.plugins.UnknownName`` for a bot kind that is not installed."""
+    from spoiler.cli.human import HumanAgent
+    from spoiler.engine import Seat
+
+    hot_seat = len(humans) > 1
+    seats = [Seat(name, HumanAgent(screen, hot_seat=hot_seat), "human") for name in humans]
+    for i, name in enumerate(bot_names(humans, bots)):
+        seat = len(seats)
+        seats.append(Seat(name, registry.agent(bot_kind, seat, seed), bot_kind))
+    return seats
+
+
+def new_game(registry, seats, set_names: list[str] | None, seed: int, max_rounds: int,
+             strict: bool = False):
+    """The game these seats play with these sets (all usable sets when None). Raises
+    ``UnknownName`` for a set that is not installed, ``GameError`` for a table it refuses."""
+    from spoiler.engine import Game, GameError
+
+    card_sets = registry.card_sets(set_names)
+    if not card_sets:
+        raise GameError("no card set is installed (see `spoiler plugins`)")
+    hooks = registry.game_hooks([s.name for s in card_sets])
+    return Game(card_sets, seats, seed, max_rounds=max_rounds, hooks=hooks, strict=strict)
+
+
+def run_game(game, screen, after_round: Optional[Callable] = None):
+    """Play ``game`` to its end on ``screen``, narrating each round's events as the screen's
+    reader sees them. ``after_round(game)`` is called after every whole round.
+
+    Returns the result, or None when the players stopped the game (end of input or Ctrl-C);
+    the game then holds every whole round played and the interrupted one's decisions so far.
+    """
+    from spoiler.cli.screen import EVERYTHING
+
+    screen.follow(game)
+    try:
+        game.start()
+        screen.catch_up()
+        if screen.reader == EVERYTHING:
+            screen.standings("At the table")
+        while not game.over:
+            game.play_round()
+            screen.catch_up()
+            if screen.reader == EVERYTHING and not game.over:
+                screen.standings(f"After round {game.round}")
+            if after_round is not None:
+                after_round(game)
+    except (EOFError, KeyboardInterrupt):
+        return None
+    screen.standings("Final table")
+    screen.console.print()
+    names = [p.name for p in game.state.players]
+    screen.console.print(game.result.describe(names), style="bold", markup=False)
+    return game.result
+
+
+@app.command()
+def play(
+    players: Optional[str] = typer.Option(
+        None, "--players", metavar="NAMES",
+        help="Human players at this keyboard, comma-separated (e.g. alice,bob). "
+             "Default: one human, \"You\", against three bots."),
+    bots: Optional[int] = typer.Option(
+        None, "--bots", metavar="N",
+        help="Number of bots. Without --players, watch N bots play each other."),
+    bot: str = typer.Option("greedy", "--bot", metavar="KIND",
+                            help="The kind of bot (see `spoiler plugins`)."),
+    sets: Optional[str] = typer.Option(
+        None, "--sets", metavar="NAMES",
+        help="Card sets to play with, comma-separated. Default: every installed set."),
+    seed: Optional[int] = typer.Option(
+        None, "--seed", metavar="N",
+        help="Seed of the game, to replay it exactly. Default: a random seed, printed."),
+    max_rounds: int = typer.Option(100, "--max-rounds", metavar="N",
+                                   help="Round limit; reaching it ends the game in a draw."),
+    strict: bool = typer.Option(False, "--strict",
+                                help="Stop the game when a card's effect fails, instead of "
+                                     "letting it fizzle."),
+) -> None:
+    """Play a game of Spoiler in the terminal."""
+    import random
+
+    from spoiler.cli import common
+    from spoiler.cli.screen import Screen
+    from spoiler.engine import CardError, GameError
+    from spoiler.plugins import UnknownName
+
+    try:
+        humans, n_bots = table_of(players, bots)
+    except TableError as exc:
+        fail(str(exc))
+    set_names = [s.strip() for s in sets.split(",") if s.strip()] if sets is not None else None
+    if sets is not None and not set_names:
+        fail("--sets is empty; name at least one set (see `spoiler sets list`)")
+
+    registry = common.load_registry()
+    for broken in registry.broken():
+        common.err_console().print(f"[yellow]Warning:[/] plugin {broken.name!r} is broken "
+                                   f"and was not loaded: {broken.error}", markup=True,
+                                   highlight=False)
+    chosen_seed = seed if seed is not None else random.SystemRandom().randrange(1_000_000)
+    console = common.console()
+    screen = Screen(console, reader_for(humans))
+    try:
+        seats = seat_players(registry, humans, n_bots, bot, chosen_seed, screen)
+        game = new_game(registry, seats, set_names, chosen_seed, max_rounds, strict)
+    except (UnknownName, GameError) as exc:
+        fail(str(exc))
+
+    console.print(f"Spoiler {_describe_table(humans, n_bots, bot)}, "
+                  f"with {', '.join(s.name for s in game.sets)}. Seed: {chosen_seed} "
+                  f"(replay with --seed {chosen_seed}).", markup=False)
+    try:
+        result = run_game(game, screen)
+    except CardError as exc:
+        fail(f"--strict: {exc}", 1)
+    except GameError as exc:
+        fail(str(exc), 1)
+    if result is None:
+        console.print()
+        console.print(f"Game stopped in round {game.round}. Seed {chosen_seed}.", markup=False)
+        raise typer.Exit(INTERRUPTED)
+
+
+def _describe_table(humans: list[str], bots: int, kind: str) -> str:
+    bots_text = f"{bots} {kind} bot{'s' if bots != 1 else ''}"
+    if not humans:
+        return f"watching {bots_text}"
+    if not bots:
+        return f"for {', '.join(humans)}"
+    return f"for {', '.join(humans)} against {bots_text}"

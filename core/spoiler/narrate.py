@@ -1,0 +1,246 @@
+"""Events told as plain English sentences, as one player sees them.
+
+``narrate(event, names, cards, you=seat)`` turns one ``Event`` into a sentence. Pass the event
+as the reader saw it (``event.seen_by(seat)``): a secret part the reader may not see has
+already been removed, so the sentence says only what they know ("Ada drew a card." rather
+than "Ada drew Guard."). The reader's own seat is told as "you".
+
+The sentences are plain text; the CLI styles them. Event kinds that plugins add get a
+generic sentence (``data["message"]`` when the event carries one).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping, Sequence
+
+#: Event kinds that change nothing a player must act on; the CLI prints them quietly.
+MINOR = frozenset({"dealt", "drew", "cleared", "priorities_shifted", "selected", "answered",
+                   "reshuffled", "at_beginning", "at_end"})
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def join(words: Sequence[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def short_counter(name: str) -> str:
+    """A counter's name without its set's namespace ("chrono:time" -> "time")."""
+    return name.rpartition(":")[2]
+
+
+class Teller:
+    """Names players and cards for one reader."""
+
+    def __init__(self, names: Sequence[str], cards: Mapping, you: int | None):
+        self.names = names
+        self.cards = cards
+        self.you = you
+
+    def who(self, seat) -> str:
+        if seat == self.you:
+            return "you"
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return "someone"
+
+    def whose(self, seat) -> str:
+        return "your" if seat == self.you else f"{self.who(seat)}'s"
+
+    def card(self, card_id) -> str:
+        card = self.cards.get(card_id)
+        return card.name if card is not None else str(card_id)
+
+    def cards_list(self, ids) -> str:
+        return join([self.card(i) for i in ids]) if ids else "no cards"
+
+    def players(self, seats) -> str:
+        return join([self.who(s) for s in seats])
+
+    def info(self, card_id, info) -> str:
+        """How a play's information reads: "naming Guard", "naming 7", "choosing left"."""
+        if info is None:
+            return ""
+        ask = getattr(self.cards.get(card_id), "ask", None)
+        kind = type(ask).__name__
+        if kind in ("NameACard", "NameANumber"):
+            return f"naming {info}"
+        if kind == "Choose":
+            return f"choosing {info}"
+        return f"with {info}"
+
+    def play(self, seat, card_id, targets, info) -> str:
+        """'Ada played Guard on Bix, naming Crown' (without the full stop)."""
+        text = f"{self.who(seat)} played {self.card(card_id)}"
+        if targets:
+            text += f" on {self.players(targets)}"
+        said = self.info(card_id, info)
+        return f"{text}, {said}" if said else text
+
+
+def _because(t: Teller, event) -> str:
+    """' (Guard)': the card (or rule) that caused an event, when there is one."""
+    return f" ({t.card(event.cause)})" if event.cause else ""
+
+
+def _status_change(t: Teller, event, verb: str) -> str:
+    seat, before, after = event.seat, event.data.get("before"), event.data.get("after")
+    who = t.who(seat)
+    why = _because(t, event)
+    if before == after:
+        state = "lost" if after == "lost" else "won"
+        return f"{who} {verb}{why}, but had already {state}: nothing changes."
+    if after == "in_play":
+        undone = "win" if verb == "lost" else "loss"
+        return f"{who} {verb}{why}, which cancels out the earlier {undone}: back in play."
+    return f"{who} {verb}{why}!" if verb == "won" else f"{who} {verb}{why}."
+
+
+def _prevented(t: Teller, event, what: str) -> str:
+    by = event.data.get("by")
+    shield = t.card(event.cause) if by == "rule" and event.cause else by or "something"
+    return f"{t.who(event.seat)} would have {what}, but {shield} prevented it."
+
+
+def _result(t: Teller, event) -> str:
+    kind, winners = event.data.get("result"), event.data.get("winners", [])
+    if kind == "win":
+        verb = "win" if len(winners) > 1 or winners == [t.you] else "wins"
+        return f"Game over: {t.players(winners)} {verb}!"
+    if kind == "default":
+        return f"Game over: {t.players(winners)} won by default, everyone else has lost."
+    if kind == "all_lost":
+        return "Game over: everyone has lost."
+    if kind == "draw":
+        return "Game over: the round limit was reached with no winner. It is a draw."
+    return f"Game over: {kind}."
+
+
+def _rounds(rounds) -> str:
+    if rounds is None:
+        return "until removed"
+    if rounds == 1:
+        return "until the end of this round"
+    return f"for {rounds} rounds"
+
+
+def _counter(t: Teller, event) -> str:
+    d = event.data
+    delta = d.get("delta", 0)
+    change = f"+{delta}" if delta >= 0 else str(delta)
+    why = f", {t.card(event.cause)}" if event.cause else ""
+    return (f"{t.whose(event.seat)} {short_counter(str(d.get('name')))} is now {d.get('value')} "
+            f"({change}{why}).")
+
+
+def _generic(t: Teller, event) -> str:
+    """Event kinds the core does not know (a plugin's own)."""
+    message = event.data.get("message")
+    if message is None:
+        details = ", ".join(f"{k}: {v}" for k, v in event.data.items())
+        message = event.kind.replace("_", " ") + (f" ({details})" if details else "")
+        if event.seat is not None:
+            message = f"{t.who(event.seat)}: {message}"
+    source = f"{t.card(event.cause)}: " if event.cause else ""
+    return f"{source}{message}"
+
+
+def _s(event, key, default=None):
+    """A secret field, when the reader may see it (``seen_by`` removed it otherwise)."""
+    return (event.secret or {}).get(key, default)
+
+
+_SENTENCES: dict[str, Callable] = {
+    "game_started": lambda t, e: (
+        f"A game of Spoiler begins: {join(e.data.get('players', []))}, "
+        f"playing with {join(e.data.get('sets', []))} (seed {e.data.get('seed')})."),
+    "priorities": lambda t, e: "Priorities: " + ", ".join(
+        f"{ordinal(i + 1)} {t.who(s)}" for i, s in enumerate(e.data.get("order", []))) + ".",
+    "dealt": lambda t, e: (f"{t.who(e.seat)} got {t.cards_list(_s(e, 'cards'))}."
+                           if e.secret else f"{t.who(e.seat)} got a hand of cards."),
+    "round_started": lambda t, e: f"Round {e.round}. Priority order: "
+                                  f"{', '.join(t.who(s) for s in e.data.get('order', []))}.",
+    "cannot_select": lambda t, e: f"{t.who(e.seat)} cannot play this round: no card in hand "
+                                  f"has a legal target.",
+    "selected": lambda t, e: (
+        t.play(e.seat, _s(e, "card"), _s(e, "targets"), _s(e, "info"))
+        .replace(" played ", " selected ", 1) + "."
+        if e.secret else f"{t.who(e.seat)} selected a card."),
+    "at_beginning": lambda t, e: f"At Beginning of Round: {t.whose(e.seat)} "
+                                 f"{t.card(e.data.get('card'))}.",
+    "at_end": lambda t, e: f"At End of Round: {t.whose(e.seat)} {t.card(e.data.get('card'))}.",
+    "played": lambda t, e: t.play(e.seat, e.data.get("card"), e.data.get("targets"),
+                                  e.data.get("info")) + ".",
+    "fizzled": lambda t, e: (f"{t.whose(e.seat)} {t.card(e.data.get('card') or e.cause)} "
+                             f"fizzled: its effect failed ({e.data.get('error')}) and does "
+                             f"nothing."),
+    "cleared": lambda t, e: f"To the discard pile: {t.cards_list(e.data.get('cards'))}.",
+    "game_over": _result,
+    "rule_failed": lambda t, e: (f"A rule of plugin {e.data.get('plugin')} failed in "
+                                 f"{e.data.get('hook')} ({e.data.get('error')}); the game "
+                                 f"goes on without it."),
+    "loss_prevented": lambda t, e: _prevented(t, e, "lost"),
+    "win_prevented": lambda t, e: _prevented(t, e, "won"),
+    "lost": lambda t, e: _status_change(t, e, "lost"),
+    "won": lambda t, e: _status_change(t, e, "won"),
+    "no_card": lambda t, e: f"{t.who(e.seat)} could not draw: the deck and the discard pile "
+                            f"are empty.",
+    "reshuffled": lambda t, e: (f"The deck ran out: the discard pile ({e.data.get('cards')} "
+                                f"cards) was shuffled into a new deck."),
+    "drew": lambda t, e: (f"{t.who(e.seat)} drew {t.card(_s(e, 'card'))}{_because(t, e)}."
+                          if e.secret else f"{t.who(e.seat)} drew a card{_because(t, e)}."),
+    "discarded": lambda t, e: (f"{t.who(e.seat)} discarded {t.card(e.data.get('card'))}"
+                               f"{_because(t, e)}."),
+    "gave": lambda t, e: (f"{t.who(e.seat)} gave {t.card(_s(e, 'card'))} to "
+                          f"{t.who(e.data.get('to'))}{_because(t, e)}."
+                          if e.secret else f"{t.who(e.seat)} gave a card to "
+                                           f"{t.who(e.data.get('to'))}{_because(t, e)}."),
+    "swapped_hands": lambda t, e: (f"{t.who(e.seat)} and {t.who(e.data.get('other'))} "
+                                   f"swapped hands{_because(t, e)}."),
+    "cancelled": lambda t, e: (f"{t.whose(e.seat)} {t.card(e.data.get('card'))} was "
+                               f"cancelled{_because(t, e)}: it does nothing."),
+    "redirected": lambda t, e: (f"{t.whose(e.seat)} {t.card(e.data.get('card'))} now targets "
+                                f"{t.players(e.data.get('targets', [])) or 'no one'}"
+                                f"{_because(t, e)}."),
+    "replaced": lambda t, e: (f"{t.whose(e.seat)} {t.card(e.data.get('card'))} resolves as "
+                              f"{t.card(e.data.get('instead'))} instead{_because(t, e)}."),
+    "copied": lambda t, e: (f"{t.who(e.seat)} copied {t.card(e.data.get('card'))}"
+                            + (f" on {t.players(e.data['targets'])}" if e.data.get("targets")
+                               else "") + f"{_because(t, e)}."),
+    "priority_changed": lambda t, e: (
+        f"{t.who(e.seat)} moved to {ordinal(e.data.get('position', 0))} priority "
+        f"{'for this round' if e.data.get('this_round') else 'from now on'}{_because(t, e)}."),
+    "shown": lambda t, e: (
+        f"{t.whose(e.seat)} hand was shown to {t.who(e.data.get('to'))}{_because(t, e)}: "
+        f"{t.cards_list(_s(e, 'cards'))}." if e.secret else
+        f"{t.whose(e.seat)} hand was shown to {t.who(e.data.get('to'))}{_because(t, e)}."),
+    "ongoing_added": lambda t, e: (
+        f"{t.whose(e.seat)} {e.data.get('name')} is in effect {_rounds(e.data.get('rounds'))}"
+        + (f": {e.data['text']}" if e.data.get("text") else ".")),
+    "ongoing_ended": lambda t, e: f"{t.whose(e.seat)} {e.data.get('name')} has ended.",
+    "answered": lambda t, e: (
+        f"{t.who(e.seat)} answered \"{e.data.get('prompt')}\": {_s(e, 'answer')}."
+        if e.secret else f"{t.who(e.seat)} answered \"{e.data.get('prompt')}\"."),
+    "counter": _counter,
+    "note": _generic,
+    "priorities_shifted": lambda t, e: (
+        "Priorities shift; next round: "
+        + ", ".join(t.who(s) for s in e.data.get("order", [])) + "."),
+}
+
+KINDS = frozenset(_SENTENCES)
+
+
+def narrate(event, names: Sequence[str], cards: Mapping, you: int | None = None) -> str:
+    """One event as a sentence. ``names``: player names by seat; ``cards``: card id -> Card
+    (for card names and what they ask); ``you``: the reader's seat, told as "you"."""
+    teller = Teller(names, cards, you)
+    sentence = _SENTENCES.get(event.kind, _generic)(teller, event)
+    return sentence[:1].upper() + sentence[1:]
