@@ -104,7 +104,7 @@ class Ambush:
     copies = 2
     target = ANOTHER_ACTIVE_PLAYER
     rulings = (
-        "Their card's targets are read when Ambush resolves, after any redirection.",
+        "It does not matter whether their card resolves before or after Ambush.",
         "A cancelled card still counts: it is the card they selected.",
     )
 
