@@ -323,6 +323,15 @@ def test_ruling_3_multiple_targets_must_be_different_players(toy):
         [None, "Swap needs different players as its targets"]
 
 
+def test_ruling_3_a_card_whose_targets_cannot_differ_cannot_be_selected(toy):
+    """3. … Multiple targets of one card must be different players. (With two players, a
+    card asking for two other players has no legal targets: ruling 2's "if possible".)"""
+    game = table([toy], [["Swap"], ["Blank"]], deck=DECK)
+    events = play_round(game)
+    assert seats_of(events, "cannot_select") == [0]
+    assert hand(game, 0) == ["Blank", "Swap"]
+
+
 def test_ruling_3_targets_are_locked_whatever_their_status_now_is(toy):
     """3. … At resolution a card affects its targets whatever their status now is, unless its
     text says otherwise."""

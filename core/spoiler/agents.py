@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from spoiler.cards import targets_possible
 from spoiler.engine import GameError
 from spoiler.views import PlayerView, Question, Selection
 
@@ -32,7 +33,7 @@ class RandomAgent:
         options = []
         for card in view.hand:
             targets = view.legal_targets(card)
-            if all(targets):
+            if targets_possible(targets):
                 options.append((card, targets))
         card, targets = options[rng.randrange(len(options))]
         chosen = tuple(rng.sample(targets[0], 1)) if len(targets) == 1 else _distinct(rng, targets)

@@ -21,6 +21,7 @@ by a frozen ``Card``. Nothing is looked up with ``hasattr`` while a game runs.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -48,6 +49,12 @@ ANOTHER_ACTIVE_PLAYER = Target(
     "another player who has not lost", lambda me, p: p.seat != me and p.status is not Status.LOST
 )
 LOST_PLAYER = Target("a lost player", lambda me, p: p.status is Status.LOST)
+
+
+def targets_possible(slots) -> bool:
+    """Can every target slot (a list of allowed seats each) get a different player? A card
+    whose targets cannot all differ (two "other players" among two players) is unplayable."""
+    return any(len(set(combo)) == len(combo) for combo in itertools.product(*slots))
 
 
 # -- information a card asks for when selected ------------------------------------------------

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable
 
-from spoiler.cards import Card, CardSet, Ongoing
+from spoiler.cards import Card, CardSet, Ongoing, targets_possible
 from spoiler.events import Event
 from spoiler.state import GameState, Status
 from spoiler.verbs import Verbs
@@ -263,7 +263,8 @@ class Game:
     def playable(self, seat: int, legal: dict | None = None) -> list[Card]:
         """The cards in a player's hand they could legally select now."""
         legal = self.legal_targets(seat) if legal is None else legal
-        return [c for c in self.state.players[seat].hand if all(legal[t] for t in c.targets)]
+        return [c for c in self.state.players[seat].hand
+                if targets_possible([legal[t] for t in c.targets])]
 
     def _select(self) -> None:
         st = self.state
