@@ -26,7 +26,8 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """Print a one-line error to stderr and exit with ``code`` (2: usage or bad file)."""
     from rich.markup import escape
 
-    err_console().print(f"[bold red]Error:[/] {escape(message)}")
+    # soft_wrap: the error stays one line however narrow the terminal (or a pipe) is.
+    err_console().print(f"[bold red]Error:[/] {escape(message)}", soft_wrap=True)
     raise typer.Exit(code)
 
 

@@ -8,6 +8,7 @@ game, and ``run_game`` plays it round by round on a ``Screen``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable, Optional
 
 import typer
@@ -155,6 +156,9 @@ def play(
     strict: bool = typer.Option(False, "--strict",
                                 help="Stop the game when a card's effect fails, instead of "
                                      "letting it fizzle."),
+    record: Optional[Path] = typer.Option(
+        None, "--record", metavar="FILE",
+        help="Save the game to FILE (TOML) after every round, to replay or resume it later."),
 ) -> None:
     """Play a game of Spoiler in the terminal."""
     import random
@@ -185,12 +189,15 @@ def play(
         game = new_game(registry, seats, set_names, chosen_seed, max_rounds, strict)
     except (UnknownName, GameError) as exc:
         fail(str(exc))
+    from spoiler.cli import records as recording
+
+    recorder = recording.start_recording(game, registry, record)
 
     console.print(f"Spoiler {_describe_table(humans, n_bots, bot)}, "
                   f"with {', '.join(s.name for s in game.sets)}. Seed: {chosen_seed} "
                   f"(replay with --seed {chosen_seed}).", markup=False)
     try:
-        result = run_game(game, screen)
+        result = run_game(game, screen, lambda game: recording.record_round(recorder, game))
     except CardError as exc:
         fail(f"--strict: {exc}", 1)
     except GameError as exc:
@@ -198,6 +205,7 @@ def play(
     if result is None:
         console.print()
         console.print(f"Game stopped in round {game.round}. Seed {chosen_seed}.", markup=False)
+        recording.save_stopped(recorder, screen)
         raise typer.Exit(INTERRUPTED)
 
 

@@ -1,0 +1,291 @@
+"""``spoiler replay`` and ``spoiler resume``: games recorded with ``spoiler play --record``.
+
+Both read the record strictly (``spoiler.records``): a bad file gets a one-line error and exit
+code 2, and is never written to. ``replay`` only reads; ``resume`` appends rounds to the same
+record, one whole round at a time, always through a temporary file renamed over it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from spoiler.cli import app
+from spoiler.cli.common import console, err_console, fail
+
+#: Exit code when a record replays differently from how it was played.
+DIFFERS = 1
+#: Exit code of a game the players stopped (end of input, Ctrl-C), as ``spoiler play`` uses.
+INTERRUPTED = 130
+
+
+def reader_of(kinds: list[str]):
+    """Who reads the screen, as ``spoiler play`` decided it: everything for a game of bots,
+    the one human's view, or the public view for several humans at one keyboard."""
+    from spoiler.cli.screen import EVERYTHING
+
+    humans = [seat for seat, kind in enumerate(kinds) if kind == "human"]
+    if not humans:
+        return EVERYTHING
+    return humans[0] if len(humans) == 1 else None
+
+
+def _load(path: Path):
+    """The record and the installed plugins, or a one-line error (exit 2)."""
+    from spoiler import records
+    from spoiler.cli.common import load_registry
+
+    try:
+        record = records.load(path)
+    except records.RecordError as exc:
+        fail(f"{path}: {exc}")
+    if not record.signed:
+        err_console().print(f"Note: {path} has no checksum (edited by hand); it is played "
+                            "as it stands.", markup=False, soft_wrap=True)
+    return record, load_registry()
+
+
+def _version_hint(record) -> str:
+    from spoiler import __version__
+
+    if record.spoiler_game != __version__:
+        return f" (recorded with spoiler-game {record.spoiler_game}; this is {__version__})"
+    return ""
+
+
+def describe(record) -> str:
+    """Who played, with which sets and seed, as one line."""
+    players = ", ".join(p.name if p.kind == "human" else f"{p.name} ({p.kind} bot)"
+                        for p in record.players)
+    sets = ", ".join(f"{s.name} {s.version}" for s in record.sets)
+    return f"{players}; sets {sets}; seed {record.seed}"
+
+
+def _end_lines(screen, game) -> None:
+    """The closing lines of a finished game, exactly as ``spoiler play`` prints them."""
+    screen.standings("Final table")
+    screen.console.print()
+    names = [p.name for p in game.state.players]
+    screen.console.print(game.result.describe(names), style="bold", markup=False, soft_wrap=True)
+
+
+@app.command()
+def replay(
+    file: Path = typer.Argument(..., metavar="FILE", help="A record made by `spoiler play --record`."),
+    step: bool = typer.Option(False, "--step", help="Wait for Enter between rounds."),
+    verify: bool = typer.Option(False, "--verify",
+                                help="Only check that the game replays to the recorded event "
+                                     "log and result; exit 1 when it does not."),
+) -> None:
+    """Replay a recorded game from its seed and decisions, as it was played."""
+    from spoiler import records
+    from spoiler.cli.screen import EVERYTHING, Screen
+
+    record, registry = _load(file)
+    out = console()
+    try:
+        game = records.build_game(record, registry)
+        recorder = records.Recorder(record)
+        if verify:
+            _verify(file, record, game, recorder)
+            return
+        screen = Screen(out, reader_of([p.kind for p in record.players]))
+        out.print(f"Replaying {file}: {describe(record)}.", markup=False, soft_wrap=True)
+        screen.follow(game)
+        game.start()
+        screen.catch_up()
+        if screen.reader == EVERYTHING:
+            screen.standings("At the table")
+        first = None
+        for entry in record.rounds:
+            if step and entry.round > 1:
+                try:
+                    screen.read(f"Press Enter for round {entry.round}.")
+                except (EOFError, KeyboardInterrupt):
+                    raise typer.Exit(INTERRUPTED)
+            game.play_round()
+            first = first or recorder.round_played(game)
+            screen.catch_up()
+            if screen.reader == EVERYTHING and not game.over:
+                screen.standings(f"After round {game.round}")
+            if game.over:
+                break
+    except records.RecordError as exc:
+        fail(f"{file}: {exc}")
+    if game.over:
+        _end_lines(screen, game)
+    else:
+        out.print()
+        out.print(f"The record stops after round {game.round}; the game is not over. "
+                  f"Continue it with: spoiler resume {file}", markup=False, soft_wrap=True)
+    first = first or _ending_difference(record, game)
+    if first is not None:
+        err_console().print(f"Warning: this replay differs from the record: {first}"
+                            f"{_version_hint(record)}.", markup=False, soft_wrap=True)
+        raise typer.Exit(DIFFERS)
+
+
+def _ending_difference(record, game) -> str | None:
+    if record.over and not game.over:
+        return f"round {game.round}: the record says the game ended, but the replay goes on"
+    return None
+
+
+def _verify(file: Path, record, game, recorder) -> None:
+    first = None
+    for _ in record.rounds:
+        if game.over:
+            break
+        game.play_round()
+        first = first or recorder.round_played(game)
+    first = first or _ending_difference(record, game)
+    out = console()
+    if first is not None:
+        out.print(f"{file}: does not match: {first}{_version_hint(record)}.", markup=False, soft_wrap=True)
+        raise typer.Exit(DIFFERS)
+    if record.over:
+        names = [p.name for p in game.state.players]
+        end = f"result: {game.result.describe(names)}"
+    else:
+        end = "unfinished"
+    out.print(f"{file}: OK: {len(record.rounds)} rounds, {len(game.state.log)} events and the "
+              f"result match the record ({end})", markup=False, soft_wrap=True)
+
+
+class _Differs(Exception):
+    """A recorded round that replays differently: the record is sound, this installation
+    plays it otherwise."""
+
+
+@app.command()
+def resume(
+    file: Path = typer.Argument(..., metavar="FILE", help="A record of an unfinished game."),
+) -> None:
+    """Continue a recorded game that is not over, with the same players.
+
+    Humans are asked, bots play as they did; each new round is added to the same record.
+    """
+    from spoiler import records
+    from spoiler.cli.human import HumanAgent
+    from spoiler.cli.play import run_game
+    from spoiler.cli.screen import Screen
+    from spoiler.engine import CardError, GameError
+    from spoiler.plugins import UnknownName
+
+    record, registry = _load(file)
+    if record.over:
+        fail(f"{file}: this game is over (round {record.result['round']}); "
+             f"watch it again with: spoiler replay {file}")
+    kinds = [p.kind for p in record.players]
+    out = console()
+    screen = Screen(out, reader_of(kinds))
+    hot_seat = kinds.count("human") > 1
+    live = []
+    for seat, player in enumerate(record.players):
+        if player.kind == "human":
+            live.append(HumanAgent(screen, hot_seat=hot_seat))
+            continue
+        try:
+            live.append(registry.agent(player.kind, seat, record.seed))
+        except UnknownName as exc:
+            fail(f"{file}: players[{seat + 1}].kind: {exc}")
+    try:
+        game = records.build_game(record, registry, live)
+    except records.RecordError as exc:
+        fail(f"{file}: {exc}")
+    recorded = len(record.rounds)
+    recorder = records.Recorder(record, file)
+
+    def after_round(game) -> None:
+        difference = recorder.round_played(game)
+        if difference is not None:
+            raise _Differs(f"{difference}{_version_hint(record)}; it cannot be resumed")
+        if game.round == recorded:
+            out.print()
+            out.print(f"That was round {recorded}, where the record stopped. The game goes on.",
+                      markup=False, style="bold")
+
+    out.print(f"Resuming {file} after round {recorded}: {describe(record)}.", markup=False, soft_wrap=True)
+    try:
+        result = run_game(game, screen, after_round)
+    except _Differs as exc:
+        fail(f"{file}: {exc}", DIFFERS)
+    except records.RecordError as exc:
+        fail(f"{file}: {exc}")
+    except CardError as exc:
+        fail(f"strict: {exc}", 1)
+    except GameError as exc:
+        fail(str(exc), 1)
+    if result is None:
+        out.print()
+        out.print(f"Game stopped in round {game.round}. {file} holds the rounds up to "
+                  f"{len(record.rounds)}; continue with: spoiler resume {file}", markup=False, soft_wrap=True)
+        raise typer.Exit(INTERRUPTED)
+    out.print(f"Saved to {file}.", markup=False, soft_wrap=True)
+
+
+# ==============================================================================================
+# Recording ``spoiler play``
+# ==============================================================================================
+def start_recording(game, registry, path: Path | None):
+    """A recorder for a game ``spoiler play`` is about to play. It keeps the record in memory
+    (so a stopped game can still be saved) and, with ``--record``, writes it after every
+    round. The empty record is written at once, so a path that cannot be written is refused
+    before the game starts."""
+    from spoiler import records
+
+    recorder = records.Recorder(records.Record.of(game, registry), path)
+    if path is not None:
+        try:
+            recorder.record.save(path)
+        except OSError as exc:
+            fail(f"--record {path}: cannot write it: {exc.strerror or exc}")
+    return recorder
+
+
+def record_round(recorder, game) -> None:
+    """After each round of ``spoiler play``: add it to the record (and the file)."""
+    try:
+        recorder.round_played(game)
+    except OSError as exc:
+        fail(f"--record {recorder.path}: cannot write it: {exc.strerror or exc}; the game "
+             f"stops here (seed {game.seed})", 1)
+
+
+def save_stopped(recorder, screen) -> None:
+    """A game stopped by end of input or Ctrl-C: say where its record is, or offer to save
+    it (and save without asking when input is closed)."""
+    out = screen.console
+    record, path = recorder.record, recorder.path
+    rounds = len(record.rounds)
+    if path is not None:
+        out.print(f"{path} holds the {rounds} whole round(s) played; continue with: "
+                  f"spoiler resume {path}", markup=False, soft_wrap=True)
+        return
+    path = _free_name(f"spoiler-{record.seed}", ".toml")
+    try:
+        answer = screen.read(f"Save the {rounds} whole round(s) played to {path}, "
+                             "to resume later? [Y/n]")
+    except EOFError:
+        answer = ""  # nobody left to ask: keep the game rather than lose it
+    except KeyboardInterrupt:
+        out.print()
+        return
+    if answer.strip().lower() in ("n", "no"):
+        return
+    try:
+        record.save(path)
+    except OSError as exc:
+        err_console().print(f"Error: could not save the game to {path}: "
+                            f"{exc.strerror or exc}", markup=False, soft_wrap=True)
+        return
+    out.print(f"Saved to {path}; continue with: spoiler resume {path}", markup=False, soft_wrap=True)
+
+
+def _free_name(stem: str, suffix: str) -> Path:
+    """``stem + suffix`` in the current directory, numbered if that file exists."""
+    path, n = Path(stem + suffix), 2
+    while path.exists():
+        path, n = Path(f"{stem}-{n}{suffix}"), n + 1
+    return path

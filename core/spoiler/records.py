@@ -1,0 +1,519 @@
+"""Game records: a game saved as TOML, replayed exactly, or resumed where it stopped.
+
+A record holds what a game needs to be played again: the seed, the sets (with their
+versions), the players, the options, and every decision, round by round. The game's own RNG
+and the bots' streams (``spoiler.agents.bot_rng``) both follow from the seed, so replaying
+the recorded decisions replays the game. Each round also stores a digest of the event log
+so far, and a finished game its result, so a replay can prove it matches the game as played.
+
+The file carries a checksum of its contents: a truncated or damaged file is refused. To edit
+a record by hand on purpose, delete its ``checksum`` line; every other check still applies.
+
+Everything that is wrong with a record raises ``RecordError`` with one line that names the
+field or the round at fault. The format is documented field by field in docs/records.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import tomli_w
+
+from spoiler import __version__
+from spoiler.engine import Game, GameError, Seat
+from spoiler.views import Selection
+
+#: The record format this module writes; it reads this one only.
+FORMAT = 1
+HUMAN = "human"
+
+
+class RecordError(GameError):
+    """A record that cannot be read, or whose decisions do not replay. The message is one
+    line naming the field or round at fault. (A ``GameError``, so that it passes through
+    card effects when a recorded answer is missing mid-round.)"""
+
+
+# ==============================================================================================
+# The record
+# ==============================================================================================
+@dataclass(frozen=True)
+class SetEntry:
+    name: str
+    version: str
+    distribution: str
+    distribution_version: str
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    name: str
+    kind: str  # "human" or the bot kind
+
+
+@dataclass
+class RoundEntry:
+    """One round's decisions, and the event log as it stood when the round ended."""
+
+    round: int
+    selections: dict[int, dict]  # seat -> {"card": id, "targets": [...], "info": ...}
+    answers: list[dict]  # {"seat", "prompt", "answer"}, in the order asked
+    events: int  # the length of the event log
+    log: str  # digest of the event log
+
+    @property
+    def decisions(self) -> dict:
+        """In the shape of ``Game.decisions`` entries, for comparison."""
+        return {"round": self.round, "selections": self.selections, "answers": self.answers}
+
+
+@dataclass
+class Record:
+    seed: int
+    sets: list[SetEntry]
+    players: list[PlayerEntry]
+    max_rounds: int = 100
+    strict: bool = False
+    rounds: list[RoundEntry] = field(default_factory=list)
+    #: Once over: {"kind", "winners", "round", "events", "log"}.
+    result: dict | None = None
+    spoiler_game: str = __version__
+    #: False when the file had no checksum (edited by hand on purpose).
+    signed: bool = True
+
+    @classmethod
+    def of(cls, game: Game, registry) -> Record:
+        """A new, empty record for a game about to be played."""
+        sets = []
+        for card_set in game.sets:
+            info = next((i for i in registry.set_infos if i.name == card_set.name), None)
+            plugin = registry.plugins.get(info.plugin) if info is not None else None
+            sets.append(SetEntry(card_set.name, card_set.version,
+                                 info.distribution if info else "unknown",
+                                 plugin.version if plugin else ""))
+        players = [PlayerEntry(s.name, s.kind) for s in game.seats]
+        return cls(game.seed, sets, players, game.max_rounds, game.strict)
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    # -- TOML ------------------------------------------------------------------------------
+    def to_toml(self) -> dict:
+        body: dict = {
+            "format": FORMAT,
+            "spoiler_game": self.spoiler_game,
+            "seed": self.seed,
+            "options": {"max_rounds": self.max_rounds, "strict": self.strict},
+        }
+        if self.result is not None:
+            body["result"] = dict(self.result)
+        body["sets"] = [{"name": s.name, "version": s.version, "distribution": s.distribution,
+                         "distribution_version": s.distribution_version} for s in self.sets]
+        body["players"] = [{"name": p.name, "kind": p.kind} for p in self.players]
+        body["rounds"] = [_round_to_toml(r) for r in self.rounds]
+        # The checksum goes first, so that every truncation leaves it in the file.
+        return {"checksum": checksum(body), **body}
+
+    def dumps(self) -> str:
+        return tomli_w.dumps(self.to_toml())
+
+    def save(self, path) -> None:
+        """Write the record atomically: a temporary file beside it, then renamed over it, so
+        a crash mid-write leaves the previous record whole."""
+        path = Path(path)
+        text = self.dumps().encode("utf-8")
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+
+def _round_to_toml(entry: RoundEntry) -> dict:
+    selections = []
+    for seat, sel in sorted(entry.selections.items()):
+        item = {"seat": seat, "card": sel["card"], "targets": list(sel["targets"])}
+        if sel.get("info") is not None:
+            item["info"] = sel["info"]
+        selections.append(item)
+    out = {"round": entry.round, "events": entry.events, "log": entry.log,
+           "selections": selections}
+    if entry.answers:
+        out["answers"] = [dict(a) for a in entry.answers]
+    return out
+
+
+def checksum(body: dict) -> str:
+    """The digest of a record's contents (everything but the checksum itself)."""
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class LogDigest:
+    """A running digest of a game's event log, fed as the log grows."""
+
+    def __init__(self):
+        self._hash = hashlib.sha256()
+        self.events = 0
+
+    def update(self, log: list) -> str:
+        for event in log[self.events:]:
+            line = json.dumps(event.as_dict(), sort_keys=True, default=str, ensure_ascii=False)
+            self._hash.update(line.encode("utf-8") + b"\n")
+        self.events = len(log)
+        return self._hash.hexdigest()[:16]
+
+
+# ==============================================================================================
+# Reading and checking
+# ==============================================================================================
+def load(path) -> Record:
+    """Read and check a record file; RecordError says what is wrong, in one line."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read it: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not a record: byte {exc.start} is not UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RecordError(f"not a valid TOML file: {exc}") from None
+    return parse(data)
+
+
+def parse(data: dict) -> Record:
+    """Check a record's data (as read from TOML) field by field."""
+    r = _Reader(data, "")
+    version = data.get("format")
+    if "format" not in data:
+        raise RecordError("format: missing (is this a spoiler game record?)")
+    if type(version) is not int or version < 1:
+        raise RecordError(f"format: {version!r} is not a record format version")
+    if version > FORMAT:
+        raise RecordError(f"format: this record uses format {version}, but this spoiler-game "
+                          f"({__version__}) reads format {FORMAT}; upgrade spoiler-game to read it")
+    if version != FORMAT:
+        raise RecordError(f"format: format {version} is no longer supported (this spoiler-game "
+                          f"reads format {FORMAT})")
+    r.only("format", "checksum", "spoiler_game", "seed", "options", "result", "sets",
+           "players", "rounds")
+    spoiler_game = r.get("spoiler_game", str)
+    seed = r.get("seed", int)
+    options = _Reader(r.get("options", dict), "options.")
+    options.only("max_rounds", "strict")
+    max_rounds = options.get("max_rounds", int)
+    if max_rounds < 1:
+        raise RecordError(f"options.max_rounds: {max_rounds} is not a round limit")
+    strict = options.get("strict", bool)
+
+    sets = []
+    for i, item in enumerate(r.get("sets", list), 1):
+        s = _Reader(item, f"sets[{i}].", dict)
+        s.only("name", "version", "distribution", "distribution_version")
+        sets.append(SetEntry(s.get("name", str), s.get("version", str), s.get("distribution", str),
+                             s.get("distribution_version", str)))
+    if not sets:
+        raise RecordError("sets: the game has no card set")
+    if len({s.name for s in sets}) != len(sets):
+        raise RecordError("sets: a set is listed twice")
+
+    players = []
+    for i, item in enumerate(r.get("players", list), 1):
+        p = _Reader(item, f"players[{i}].", dict)
+        p.only("name", "kind")
+        name, kind = p.get("name", str), p.get("kind", str)
+        if not name.strip() or not kind.strip():
+            raise RecordError(f"players[{i}]: a player needs a name and a kind")
+        players.append(PlayerEntry(name, kind))
+    if not 2 <= len(players) <= 8:
+        raise RecordError(f"players: a game has 2 to 8 players, not {len(players)}")
+
+    rounds = [_parse_round(item, i, len(players)) for i, item in enumerate(r.get("rounds", list), 1)]
+    result = None
+    if "result" in data:
+        result = _parse_result(r.get("result", dict), len(players), len(rounds))
+    elif len(rounds) >= max_rounds:
+        raise RecordError(f"rounds: {len(rounds)} rounds reach the round limit of {max_rounds}, "
+                          "but the record has no result")
+    # Last, so that a field that is wrong in itself is named; this catches the rest (a file
+    # cut at the end of a round, a changed number).
+    signed = "checksum" in data
+    if signed and data["checksum"] != checksum({k: v for k, v in data.items() if k != "checksum"}):
+        raise RecordError("checksum: does not match the contents: the file was truncated or "
+                          "changed (delete the checksum line to accept hand edits)")
+    return Record(seed, sets, players, max_rounds, strict, rounds, result, spoiler_game, signed)
+
+
+class _Reader:
+    """Reads typed fields of one TOML table, naming the field in every error."""
+
+    def __init__(self, data, prefix: str, kind: type = dict):
+        if not isinstance(data, kind):
+            raise RecordError(f"{prefix.rstrip('.') or 'record'}: expected a table")
+        self.data, self.prefix = data, prefix
+
+    def only(self, *names: str) -> None:
+        unknown = [k for k in self.data if k not in names]
+        if unknown:
+            raise RecordError(f"{self.prefix}{unknown[0]}: unknown field")
+
+    def get(self, name: str, kind: type, default=...):
+        where = f"{self.prefix}{name}"
+        if name not in self.data:
+            if default is not ...:
+                return default
+            raise RecordError(f"{where}: missing")
+        value = self.data[name]
+        # bool is an int in Python, never in a record.
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            expected = {int: "a whole number", str: "a string", bool: "true or false",
+                        list: "a list", dict: "a table"}[kind]
+            raise RecordError(f"{where}: expected {expected}, found {value!r}")
+        return value
+
+
+def _seat(value, where: str, players: int) -> int:
+    if type(value) is not int or not 0 <= value < players:
+        raise RecordError(f"{where}: {value!r} is not a seat (0 to {players - 1})")
+    return value
+
+
+def _parse_round(item, number: int, players: int) -> RoundEntry:
+    where = f"round {number}"
+    r = _Reader(item, f"{where}: ", dict)
+    r.only("round", "events", "log", "selections", "answers")
+    if r.get("round", int) != number:
+        raise RecordError(f"{where}: numbered {item['round']}, but rounds must be numbered "
+                          "1, 2, 3 … in order")
+    selections: dict[int, dict] = {}
+    for i, sel in enumerate(r.get("selections", list), 1):
+        s = _Reader(sel, f"{where}, selection {i}: ", dict)
+        s.only("seat", "card", "targets", "info")
+        seat = _seat(s.get("seat", int), f"{where}, selection {i}: seat", players)
+        if seat in selections:
+            raise RecordError(f"{where}: seat {seat} selects twice")
+        targets = s.get("targets", list)
+        for target in targets:
+            _seat(target, f"{where}, selection {i}: targets", players)
+        info = sel.get("info")
+        if info is not None and (type(info) not in (int, str)):
+            raise RecordError(f"{where}, selection {i}: info: expected a name or a number, "
+                              f"found {info!r}")
+        selections[seat] = {"card": s.get("card", str), "targets": list(targets), "info": info}
+    answers = []
+    for i, ans in enumerate(r.get("answers", list, []), 1):
+        a = _Reader(ans, f"{where}, answer {i}: ", dict)
+        a.only("seat", "prompt", "answer")
+        answers.append({"seat": _seat(a.get("seat", int), f"{where}, answer {i}: seat", players),
+                        "prompt": a.get("prompt", str), "answer": a.get("answer", str)})
+    events = r.get("events", int)
+    return RoundEntry(number, selections, answers, events, r.get("log", str))
+
+
+def _parse_result(item, players: int, rounds: int) -> dict:
+    r = _Reader(item, "result.", dict)
+    r.only("kind", "winners", "round", "events", "log")
+    kind = r.get("kind", str)
+    if kind not in ("win", "default", "all_lost", "draw"):
+        raise RecordError(f"result.kind: {kind!r} is not one of win, default, all_lost, draw")
+    winners = [_seat(w, "result.winners", players) for w in r.get("winners", list)]
+    number = r.get("round", int)
+    if number != rounds:
+        raise RecordError(f"result.round: the game ended in round {number}, but the record "
+                          f"holds {rounds} rounds (truncated?)")
+    return {"kind": kind, "winners": winners, "round": number, "events": r.get("events", int),
+            "log": r.get("log", str)}
+
+
+def check_installed(record: Record, registry) -> dict:
+    """The recorded sets, as installed: name -> CardSet. RecordError names every set that is
+    missing, unusable or at another version, with the command that installs the right one."""
+    problems = []
+    for entry in record.sets:
+        info = next((i for i in registry.set_infos if i.name == entry.name), None)
+        wanted = f"{entry.distribution}=={entry.distribution_version}"
+        if info is None:
+            problems.append(f"set {entry.name!r} {entry.version} is not installed "
+                            f"(pip install {wanted})")
+        elif info.status != "ok":
+            problems.append(f"set {entry.name!r} is {info.status}: {info.error}")
+        elif info.version != entry.version:
+            problems.append(f"set {entry.name!r} was {entry.version} in this game, but "
+                            f"{info.version} is installed (pip install {wanted})")
+    if problems:
+        raise RecordError("sets: " + "; ".join(problems))
+    sets = registry.sets
+    cards = {c.id for entry in record.sets for c in sets[entry.name].cards}
+    for entry in record.rounds:
+        for seat, sel in entry.selections.items():
+            if sel["card"] not in cards:
+                raise RecordError(f"round {entry.round}: {record.names[seat]} selects "
+                                  f"{sel['card']!r}, which is not a card of this game's sets")
+    return {entry.name: sets[entry.name] for entry in record.sets}
+
+
+# ==============================================================================================
+# Replaying
+# ==============================================================================================
+class RecordedAgent:
+    """Plays a seat's recorded decisions; after the last recorded round, hands over to
+    ``live`` (the human or bot who goes on playing, when a game is resumed).
+
+    A recorded decision that the replay refuses, or one the record lacks, is a RecordError
+    naming the round. With ``shadow``, the live agent is asked too, and its answer ignored:
+    a bot then sees every decision it saw in the original game, so its own random stream is
+    where it was, and a resumed game goes on as if it had never stopped.
+    """
+
+    def __init__(self, name: str, rounds: list[RoundEntry], seat: int, live=None,
+                 shadow: bool = False):
+        self.name = name
+        self.recorded = len(rounds)
+        self.selections = {r.round: Selection(s["card"], tuple(s["targets"]), s["info"])
+                           for r in rounds for st, s in r.selections.items() if st == seat}
+        self.answers = {r.round: [a["answer"] for a in r.answers if a["seat"] == seat]
+                        for r in rounds}
+        self.live = live
+        self.shadow = shadow and live is not None
+
+    def select(self, view):
+        if view.round > self.recorded:
+            return self.live.select(view)
+        if view.error is not None:
+            raise RecordError(f"round {view.round}: {self.name}'s recorded selection is "
+                              f"illegal: {view.error}")
+        if view.round not in self.selections:
+            raise RecordError(f"round {view.round}: the record holds no selection for "
+                              f"{self.name}, who must select")
+        if self.shadow:
+            self.live.select(view)
+        return self.selections.pop(view.round)
+
+    def answer(self, view, question):
+        if view.round > self.recorded:
+            return self.live.answer(view, question)
+        if view.error is not None:
+            raise RecordError(f"round {view.round}: {self.name}'s recorded answer is "
+                              f"illegal: {view.error}")
+        queued = self.answers.get(view.round)
+        if not queued:
+            raise RecordError(f"round {view.round}: the record holds no answer for "
+                              f"{self.name} to {question.prompt!r}")
+        if self.shadow:
+            self.live.answer(view, question)
+        return queued.pop(0)
+
+
+def build_game(record: Record, registry, live: list | None = None) -> Game:
+    """A new game with the record's seed, sets, players and options, whose agents play the
+    recorded decisions (then hand over to ``live[seat]``, when given)."""
+    sets = check_installed(record, registry)
+    seats = []
+    for seat, player in enumerate(record.players):
+        then = live[seat] if live is not None else None
+        agent = RecordedAgent(player.name, record.rounds, seat, then,
+                              shadow=player.kind != HUMAN)
+        seats.append(Seat(player.name, agent, player.kind))
+    try:
+        return Game(list(sets.values()), seats, record.seed, max_rounds=record.max_rounds,
+                    hooks=registry.game_hooks(list(sets)), strict=record.strict)
+    except GameError as exc:
+        raise RecordError(f"players: {exc}") from None
+
+
+class Recorder:
+    """Keeps a record in step with a game, round by round.
+
+    Call ``round_played(game)`` after each round. For a round the record already holds, it
+    checks that the game made the same decisions and returns a description of any
+    difference in the event log (None when it matches); for a new round it adds it to the
+    record, and saves the record to ``path`` when there is one.
+    """
+
+    def __init__(self, record: Record, path=None):
+        self.record = record
+        self.path = path
+        self.digest = LogDigest()
+
+    def round_played(self, game: Game) -> str | None:
+        record, number = self.record, game.round
+        log = game.state.log
+        digest = self.digest.update(log)
+        made = game.decisions[number - 1]
+        if number <= len(record.rounds):
+            entry = record.rounds[number - 1]
+            if _normal(made) != _normal(entry.decisions):
+                raise RecordError(f"round {number}: the replay made other decisions than the "
+                                  "record holds")
+            if (entry.events, entry.log) != (len(log), digest):
+                return f"round {number}: the event log differs from the record"
+            if game.over and not (number == len(record.rounds) and record.over):
+                return (f"round {number}: the game ended here in the replay, but the record "
+                        f"goes on")
+            if game.over and record.result != _result(game, digest):
+                return f"round {number}: the result differs from the record"
+            return None
+        record.rounds.append(RoundEntry(number, made["selections"], made["answers"],
+                                        len(log), digest))
+        if game.over:
+            record.result = _result(game, digest)
+        if self.path is not None:
+            record.save(self.path)
+        return None
+
+
+def _result(game: Game, digest: str) -> dict:
+    result = game.result
+    return {"kind": result.kind, "winners": list(result.winners), "round": result.round,
+            "events": len(game.state.log), "log": digest}
+
+
+def _normal(decisions: dict) -> dict:
+    """Decisions in a comparable form (tuples as lists, no empty info)."""
+    return {"selections": {seat: {"card": s["card"], "targets": list(s["targets"]),
+                                  "info": s.get("info")}
+                           for seat, s in decisions["selections"].items()},
+            "answers": [dict(a) for a in decisions["answers"]]}
+
+
+def replay(record: Record, registry, live: list | None = None, *, on_round=None):
+    """Replay every recorded round of a record (the agents given by ``live`` take over after
+    them). ``on_round(game, difference)`` is called after each round. Returns the game and
+    a Recorder for it, and the first difference from the record found (or None)."""
+    game = build_game(record, registry, live)
+    recorder = Recorder(record)
+    first = None
+    for _ in record.rounds:
+        if game.over:
+            break
+        game.play_round()
+        difference = recorder.round_played(game)
+        first = first or difference
+        if on_round is not None:
+            on_round(game, difference)
+    if first is None and record.over and not game.over:
+        first = f"round {game.round}: the record says the game ended, but the replay goes on"
+    return game, recorder, first
