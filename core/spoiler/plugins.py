@@ -224,7 +224,9 @@ def _register(registry: Registry, info: PluginInfo, plugin) -> None:
     try:
         pm.register(plugin, name=info.name)
     except Exception as exc:
-        info.status, info.error = "broken", f"invalid hook implementation: {_one_line(exc)}"
+        # pluggy's message names the bad argument on its last line: keep all of it, on one line.
+        reason = " ".join(str(exc).split())
+        info.status, info.error = "broken", f"invalid hook implementation: {reason}"
         return
     unknown = [hc.name for hc in pm.get_hookcallers(plugin) or [] if not hc.has_spec()]
     if unknown:
