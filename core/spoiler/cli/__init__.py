@@ -36,6 +36,7 @@ from spoiler.cli import info  # noqa: E402  (registers its commands on app)
 from spoiler.cli import play  # noqa: E402
 from spoiler.cli import cards  # noqa: E402
 from spoiler.cli import records  # noqa: E402
+from spoiler.cli import sets  # noqa: E402
 
 
 def main() -> None:

@@ -1,0 +1,173 @@
+"""``spoiler sets list``, ``spoiler sets validate`` and ``spoiler plugins``: what is installed,
+whether it works, and what each plugin hooks into."""
+
+from __future__ import annotations
+
+import json
+from typing import List, Optional
+
+import typer
+
+from spoiler.cli import app
+from spoiler.cli.common import console, err_console, fail, load_registry
+
+sets_app = typer.Typer(
+    help="The card sets: every installed one, and checks for plugin authors.",
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+)
+app.add_typer(sets_app, name="sets")
+
+STATUS_STYLE = {"ok": "green", "broken": "bold red", "disabled": "yellow"}
+CORE = "spoiler-game"
+
+
+def _ordered_sets(registry) -> list:
+    """Built-in sets first, then the others by name."""
+    return sorted(registry.set_infos, key=lambda s: (s.distribution != CORE, s.name, s.distribution))
+
+
+def _print_json(data) -> None:
+    typer.echo(json.dumps(data, indent=2))
+
+
+@sets_app.command("list")
+def list_sets(
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON array instead of a table."),
+) -> None:
+    """Every card set: built in, installed, broken or disabled by SPOILER_PLUGINS.
+
+    A broken plugin is listed under its entry point's name, with the reason.
+    """
+    registry = load_registry()
+    infos = _ordered_sets(registry)
+    if as_json:
+        _print_json([info.as_dict() for info in infos])
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title="Card sets", title_justify="left")
+    for column in ("Set", "Version", "Distribution", "Cards", "Status", "Reason"):
+        table.add_column(column, justify="right" if column == "Cards" else "left",
+                         overflow="fold")
+    for info in infos:
+        style = STATUS_STYLE[info.status]
+        table.add_row(info.name, info.version, info.distribution,
+                      str(info.cards) if info.status == "ok" else "-",
+                      f"[{style}]{info.status}[/]", escape(info.error or ""))
+    console().print(table)
+    if not infos:
+        console().print("No card set is installed.")
+
+
+@sets_app.command("validate")
+def validate_sets(
+    names: Optional[List[str]] = typer.Argument(None, metavar="[NAMES]...",
+                                                help="Sets to validate (default: every usable set)."),
+    games: int = typer.Option(200, "--games", min=0, help="Random-bot games per set."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the first game; game i uses SEED+i."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON report instead of a table."),
+) -> None:
+    """Check card sets: static checks, then seeded random-bot games with each set mixed into
+    the base set, checking the engine's invariants after every round.
+
+    Every problem names the set, the card and a seed that reproduces it. Exit code 0 when all
+    is well, 1 when anything is wrong (a broken plugin included).
+    """
+    from spoiler import validation
+
+    registry = load_registry()
+    usable = registry.sets
+    if names:
+        known = {info.name: info for info in registry.set_infos}
+        missing = [n for n in names if n not in known]
+        if missing:
+            fail(f"no set named {missing[0]!r} (installed: {', '.join(sorted(known)) or 'none'})")
+        chosen = [n for n in dict.fromkeys(names) if n in usable]
+    else:
+        chosen = sorted(usable, key=lambda n: (n != validation.BASE, n))
+    total = len(chosen) * games
+
+    if as_json or total == 0:
+        reports, general = validation.validate(registry, chosen, games, seed)
+    else:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        with Progress(TextColumn("Playing games"), BarColumn(), MofNCompleteColumn(),
+                      console=err_console(), transient=True) as bar:
+            task = bar.add_task("games", total=total)
+            reports, general = validation.validate(
+                registry, chosen, games, seed, progress=lambda: bar.advance(task))
+    if names:  # only what was asked about, plus any named set that is not usable
+        general = [p for p in general if p.set in names]
+        general += [validation.Problem(i.name, None, i.status, f"set is {i.status}: {i.error}")
+                    for i in registry.set_infos if i.name in names and i.status == "disabled"]
+    problems = general + [p for r in reports for p in r.problems]
+
+    if as_json:
+        _print_json({
+            "ok": not problems,
+            "games": games,
+            "seed": seed,
+            "sets": [{"name": r.name, "cards": r.cards, "games": r.games, "rounds": r.rounds,
+                      "draws": r.draws, "problems": len(r.problems)} for r in reports],
+            "problems": [p.as_dict() for p in problems],
+        })
+    else:
+        _print_validation(reports, problems, games)
+    raise typer.Exit(1 if problems else 0)
+
+
+def _print_validation(reports, problems, games: int) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"Validation ({games} games per set)", title_justify="left")
+    for column in ("Set", "Cards", "Games", "Avg rounds", "Draws", "Problems"):
+        table.add_column(column, justify="left" if column == "Set" else "right")
+    for r in reports:
+        mark = "[green]0[/]" if r.ok else f"[bold red]{len(r.problems)}[/]"
+        avg = f"{r.rounds / r.games:.1f}" if r.games else "-"
+        table.add_row(r.name, str(r.cards), str(r.games), avg, str(r.draws), mark)
+    out = console()
+    out.print(table)
+    for p in problems:
+        out.print(f"[bold red]✗[/] {escape(p.describe())}", soft_wrap=True)
+        if p.reproduce():
+            out.print(f"    reproduce: {escape(p.reproduce())}", soft_wrap=True)
+    if problems:
+        out.print(f"[bold red]{len(problems)} problem{'s' * (len(problems) != 1)} found.[/]")
+    else:
+        out.print(f"[green]All {len(reports)} set{'s' * (len(reports) != 1)} passed.[/]")
+
+
+@app.command("plugins")
+def list_plugins(
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON array instead of a table."),
+) -> None:
+    """Every plugin: its distribution, version, status, the sets it brings and the hooks it
+    implements. SPOILER_TRACE_HOOKS=1 prints each hook call to stderr while you play."""
+    registry = load_registry()
+    plugins = sorted(registry.plugins.values(), key=lambda p: (not p.builtin, p.name))
+    rows = [{"name": p.name, "distribution": p.distribution, "version": p.version,
+             "builtin": p.builtin, "status": p.status, "error": p.error, "sets": list(p.sets),
+             "hooks": list(p.hooks)} for p in plugins]
+    if as_json:
+        _print_json(rows)
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title="Plugins", title_justify="left")
+    for column in ("Plugin", "Distribution", "Version", "Status", "Sets", "Hooks"):
+        table.add_column(column, overflow="fold", no_wrap=column in ("Plugin", "Hooks"))
+    for row in rows:
+        style = STATUS_STYLE[row["status"]]
+        status = f"[{style}]{row['status']}[/]"
+        if row["error"]:
+            status += f"\n{escape(row['error'])}"
+        hooks = "\n".join(h.removeprefix("spoiler_") for h in row["hooks"])
+        table.add_row(row["name"], row["distribution"] + (" (built in)" if row["builtin"] else ""),
+                      row["version"], status, ", ".join(row["sets"]), hooks)
+    console().print(table)

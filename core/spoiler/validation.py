@@ -1,0 +1,293 @@
+"""Checking card sets before players meet their bugs: what ``spoiler sets validate`` runs.
+
+Two kinds of checks, each problem naming the set, the card (when one is to blame) and, for
+games, the seed that reproduces it:
+
+* static: the declarations (unique set names and card ids, name and text present, copies,
+  targets and questions well formed, "At Beginning/End of Round" printed exactly when the card
+  has that part, hook implementations that pluggy will really call);
+* games: seeded games of random bots with the set mixed into the base set, checking the
+  engine's invariants after every round, that no effect or rule fails, and that games end.
+
+Game ``i`` of a run from seed ``S`` uses seed ``S + i`` and ``2 + (S + i) % 4`` players, so
+``spoiler sets validate NAME --games 1 --seed S+i`` plays exactly that game again.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+
+from spoiler.cards import Ask, Card, CardSet, Target
+
+BASE = "base"
+PHRASES = (("at_beginning", "At Beginning of Round"), ("at_end", "At End of Round"))
+
+
+@dataclass(frozen=True)
+class Problem:
+    set: str
+    card: str | None  # the card's name, when one card is to blame
+    check: str  # broken, static, hook, fizzled, rule_failed, invariant, crashed, no_end
+    message: str
+    seed: int | None = None
+
+    def reproduce(self) -> str | None:
+        if self.seed is None:
+            return None
+        return f"spoiler sets validate {self.set} --games 1 --seed {self.seed}"
+
+    def as_dict(self) -> dict:
+        return {"set": self.set, "card": self.card, "check": self.check,
+                "message": self.message, "seed": self.seed, "reproduce": self.reproduce()}
+
+    def describe(self) -> str:
+        where = f"{self.set} · {self.card}" if self.card else self.set
+        seed = f" (seed {self.seed})" if self.seed is not None else ""
+        return f"{where}: {self.message}{seed}"
+
+
+@dataclass
+class SetReport:
+    name: str
+    cards: int
+    games: int = 0
+    rounds: int = 0
+    draws: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+# -- static checks -----------------------------------------------------------------------------
+def check_registry(registry) -> list[Problem]:
+    """Broken plugins, and card ids or names shared by two usable sets."""
+    problems = [Problem(p.name, None, "broken", f"plugin is broken: {p.error}")
+                for p in registry.broken()]
+    ids: dict[str, str] = {}
+    names: dict[str, str] = {}
+    for card_set in registry.sets.values():
+        for card in card_set.cards:
+            if card.id in ids and ids[card.id] != card_set.name:
+                problems.append(Problem(card_set.name, card.name, "static",
+                                        f"card id {card.id!r} is also in set {ids[card.id]!r}"))
+            ids.setdefault(card.id, card_set.name)
+            key = card.name.lower()
+            if key in names and names[key] != card_set.name:
+                problems.append(Problem(card_set.name, card.name, "static",
+                                        f"card name {card.name!r} is also in set {names[key]!r}: "
+                                        "a card that names a card cannot tell them apart"))
+            names.setdefault(key, card_set.name)
+    return problems
+
+
+def check_set(card_set: CardSet, card_names: tuple[str, ...]) -> list[Problem]:
+    """The static checks of one set. ``card_names``: the names in a game of this set and the
+    base set (what a card's question may offer)."""
+    problems = []
+
+    def problem(card, message):
+        problems.append(Problem(card_set.name, getattr(card, "name", None) or None, "static", message))
+
+    seen_ids, seen_names = set(), set()
+    for card in card_set.cards:
+        if not isinstance(card, Card):
+            problem(None, f"{card!r} is not a spoiler Card")
+            continue
+        if card.id in seen_ids:
+            problem(card, f"card id {card.id!r} appears twice")
+        if card.name.lower() in seen_names:
+            problem(card, f"card name {card.name!r} appears twice")
+        seen_ids.add(card.id)
+        seen_names.add(card.name.lower())
+        if not card.id.startswith(card_set.name + ":"):
+            problem(card, f"card id {card.id!r} does not start with {card_set.name + ':'!r}")
+        if not isinstance(card.name, str) or not card.name.strip():
+            problem(card, "the card has no name")
+        if not isinstance(card.text, str) or not card.text.strip():
+            problem(card, "the card has no printed text")
+        if not isinstance(card.copies, int) or isinstance(card.copies, bool) or card.copies < 1:
+            problem(card, f"copies must be a whole number of at least 1, not {card.copies!r}")
+        for target in card.targets:
+            if not isinstance(target, Target):
+                problem(card, f"target {target!r} is not a spoiler Target (e.g. ANOTHER_PLAYER)")
+        problems.extend(Problem(card_set.name, card.name, "static", m)
+                        for m in _ask_problems(card, card_names))
+        for part in ("main", "at_beginning", "at_end"):
+            effect = getattr(card, part)
+            if effect is None:
+                continue
+            if not callable(effect):
+                problem(card, f"{part} is not a function")
+            elif not _takes_one_argument(effect):
+                problem(card, f"{part} must take exactly one argument (the play)")
+        text = card.text.lower() if isinstance(card.text, str) else ""
+        for part, phrase in PHRASES:
+            has, says = getattr(card, part) is not None, phrase.lower() in text
+            if has and not says:
+                problem(card, f"has an {phrase!r} part but its text does not say so")
+            elif says and not has:
+                problem(card, f"its text says {phrase!r} but the card has no {part} part")
+        if not all(isinstance(r, str) and r.strip() for r in card.rulings):
+            problem(card, "every ruling must be a non-empty string")
+    return problems
+
+
+def _ask_problems(card: Card, card_names: tuple[str, ...]) -> list[str]:
+    if card.ask is None:
+        return []
+    if not isinstance(card.ask, Ask):
+        return [f"ask {card.ask!r} is not a spoiler question (NameACard, NameANumber, Choose)"]
+    try:
+        choices = card.ask.choices(card_names)
+    except Exception as exc:
+        return [f"its question cannot list its answers: {type(exc).__name__}: {exc}"]
+    if not choices:
+        return ["its question has no possible answer"]
+    for choice in choices:
+        try:
+            card.ask.check(choice, card_names)
+        except ValueError as exc:
+            return [f"its question refuses its own answer {choice!r}: {exc}"]
+    return []
+
+
+def _takes_one_argument(fn) -> bool:
+    try:
+        inspect.signature(fn).bind(object())
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (a builtin): give it the benefit of the doubt
+        return True
+    return True
+
+
+def check_hooks(registry, plugin_name: str, set_name: str) -> list[Problem]:
+    """Hook implementations that do not match the specs. pluggy already refused unknown hooks
+    and unknown parameters (the plugin is then broken); what is left is a function named like
+    a hook but not marked ``@spoiler.hookimpl``, which pluggy silently ignores."""
+    info = registry.plugins.get(plugin_name)
+    if info is None or info.plugin is None:
+        return []
+    problems = []
+    for attr in sorted(dir(info.plugin)):
+        if not attr.startswith("spoiler_"):
+            continue
+        value = getattr(info.plugin, attr, None)
+        if callable(value) and registry.pm.parse_hookimpl_opts(info.plugin, attr) is None:
+            problems.append(Problem(set_name, None, "hook",
+                                    f"{attr} is not marked @spoiler.hookimpl, so it is never called"))
+    return problems
+
+
+# -- games ------------------------------------------------------------------------------------
+def players_for(seed: int) -> int:
+    return 2 + seed % 4
+
+
+def play_games(registry, set_name: str, games: int, first_seed: int, progress=None) -> SetReport:
+    """Seeded random-bot games of ``set_name`` mixed into the base set."""
+    from spoiler.agents import RandomAgent
+    from spoiler.engine import Game, GameError, Seat
+    from spoiler.testing import check_invariants
+
+    card_set = registry.sets[set_name]
+    names = sorted({set_name, BASE} & set(registry.sets)) or [set_name]
+    card_sets = registry.card_sets(names)
+    report = SetReport(set_name, len(card_set.cards))
+    seen: set[tuple] = set()
+
+    def found(problem: Problem) -> None:
+        key = (problem.set, problem.card, problem.check, problem.message)
+        if key not in seen:  # one buggy card would otherwise fill the report
+            seen.add(key)
+            report.problems.append(problem)
+
+    for seed in range(first_seed, first_seed + games):
+        seats = [Seat(f"Bot {i + 1}", RandomAgent(seed, i)) for i in range(players_for(seed))]
+        try:
+            game = Game(card_sets, seats, seed, hooks=registry.game_hooks(names))
+        except GameError as exc:
+            found(Problem(set_name, None, "crashed", f"cannot start a game: {exc}", seed))
+            break
+        for _ in range(game.max_rounds):
+            start = len(game.state.log)
+            try:
+                game.play_round()
+                check_invariants(game)
+            except AssertionError as exc:
+                found(_blame(registry, set_name, _selected(game), "invariant",
+                             f"invariant broken after round {game.round}: {exc}", seed))
+                break
+            except Exception as exc:  # the engine itself could not go on
+                found(_blame(registry, set_name, _selected(game), "crashed",
+                             f"the game stopped in round {game.round}: {type(exc).__name__}: {exc}",
+                             seed))
+                break
+            for event in game.state.log[start:]:
+                if event.kind == "fizzled":
+                    card = game.cards_by_id.get(event.data.get("card"))
+                    found(Problem(event.data.get("set") or set_name, card.name if card else None,
+                                  "fizzled", f"effect failed: {event.data.get('error')}", seed))
+                elif event.kind == "rule_failed":
+                    found(Problem(_set_of_plugin(registry, event.data.get("plugin"), set_name),
+                                  None, "rule_failed",
+                                  f"hook {event.data.get('hook')} of plugin "
+                                  f"{event.data.get('plugin')!r} failed: {event.data.get('error')}",
+                                  seed))
+            if game.over:
+                break
+        if not game.over:
+            found(Problem(set_name, None, "no_end",
+                          f"the game did not end within {game.max_rounds} rounds", seed))
+        else:
+            report.rounds += game.round
+            report.draws += game.result.kind == "draw"
+        report.games += 1
+        if progress is not None:
+            progress()
+    return report
+
+
+def _selected(game) -> list[str]:
+    """The ids of the cards selected in the game's last round."""
+    if not game.decisions:
+        return []
+    return [choice["card"] for choice in game.decisions[-1]["selections"].values()]
+
+
+def _blame(registry, set_name: str, causes: list, check: str, message: str, seed: int) -> Problem:
+    """A problem after a round: blamed on the set's own cards played in it, if any."""
+    cards = [c for c in causes if isinstance(c, str) and c.startswith(set_name + ":")]
+    by_id = {c.id: c for s in registry.sets.values() for c in s.cards}
+    names = sorted({by_id[c].name for c in cards if c in by_id})
+    card = names[0] if len(names) == 1 else None
+    if len(names) > 1:
+        message += f" (cards of {set_name} played that round: {', '.join(names)})"
+    return Problem(set_name, card, check, message, seed)
+
+
+def _set_of_plugin(registry, plugin: str | None, default: str) -> str:
+    info = registry.plugins.get(plugin or "")
+    return info.sets[0] if info is not None and info.sets else default
+
+
+def validate(registry, set_names: list[str], games: int, first_seed: int,
+             progress=None) -> tuple[list[SetReport], list[Problem]]:
+    """Validate the named usable sets; the second list holds problems of the installation as a
+    whole (broken plugins, names shared between sets)."""
+    general = check_registry(registry)
+    reports = []
+    base = registry.sets.get(BASE)
+    for name in set_names:
+        card_set = registry.sets[name]
+        names = tuple(sorted({c.name for s in (card_set, base) if s is not None for c in s.cards}))
+        static = check_set(card_set, names)
+        plugin = next(i.plugin for i in registry.set_infos if i.name == name and i.status == "ok")
+        static += check_hooks(registry, plugin, name)
+        report = play_games(registry, name, games, first_seed, progress)
+        report.problems[:0] = static
+        reports.append(report)
+    return reports, general
