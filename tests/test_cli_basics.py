@@ -1,0 +1,98 @@
+"""The minimal CLI: ``spoiler --version``, ``--help`` and ``rules``; and ``--help`` and
+``--version`` stay light (they import neither the engine nor any plugin)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+import spoiler
+from spoiler.cli import app
+
+runner = CliRunner()
+
+
+def test_version_prints_the_version():
+    """``spoiler --version`` prints the installed version and exits 0."""
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout == f"spoiler {spoiler.__version__}\n"
+
+
+def test_help_lists_the_commands():
+    """``spoiler --help`` (and ``-h``, and no arguments) says what the program is and lists
+    its commands."""
+    for args in (["--help"], ["-h"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0
+        assert "Usage" in result.stdout and "rules" in result.stdout and "--version" in result.stdout
+    bare = runner.invoke(app, [])
+    assert "Usage" in bare.stdout and "rules" in bare.stdout
+
+
+def test_rules_shows_the_seed_rules_and_every_ruling():
+    """``spoiler rules`` renders docs/rules.md: the seed rules and rulings 1 to 11."""
+    result = runner.invoke(app, ["rules"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    text = " ".join(result.stdout.split())
+    assert "The seed rules" in text
+    assert "each player is given a random position of priority" in text
+    for heading in ("Players and deal", "Selection is simultaneous and hidden",
+                    "Choices are checked when made and locked", "Resolution order",
+                    "End of round", "Priorities shift among all players", "The end",
+                    "Lost players", "Round limit", "Win and lose cancel out",
+                    "A card whose effect fails"):
+        assert heading in text, f"ruling {heading!r} is not shown"
+
+
+def test_an_unknown_command_is_a_usage_error():
+    """Bad input gets a clear error and exit code 2, no traceback."""
+    result = runner.invoke(app, ["dance"])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+#: What ``--help`` and ``--version`` must not load: the engine, the plugin machinery, plugins.
+HEAVY = ("spoiler.engine", "spoiler.plugins", "spoiler.cards", "spoiler.agents", "pluggy")
+
+PROBE = """
+import json, sys
+sys.argv = ["spoiler", *sys.argv[1:]]
+from spoiler.cli import main
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+
+@pytest.mark.parametrize("flag", ["--help", "--version"])
+def test_help_and_version_import_neither_the_engine_nor_plugins(flag):
+    """The CLI must not import the engine or load plugins for --help and --version."""
+    done = subprocess.run([sys.executable, "-c", PROBE, flag], capture_output=True, text=True,
+                          timeout=60, check=True)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["code"] in (0, None)
+    loaded = set(report["modules"])
+    assert "spoiler.cli" in loaded  # the probe did run the app
+    assert not loaded & set(HEAVY), f"{flag} imported {sorted(loaded & set(HEAVY))}"
+    plugins = sorted(m for m in loaded if m.startswith("spoiler_"))
+    assert plugins == [], f"{flag} loaded plugins {plugins}"
+
+
+def test_rules_loads_no_plugins():
+    """``spoiler rules`` needs no card, so it loads no plugin either."""
+    done = subprocess.run([sys.executable, "-c", PROBE, "rules"], capture_output=True,
+                          text=True, timeout=60, check=True,
+                          env={**os.environ, "COLUMNS": "100"})
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["code"] in (0, None)
+    assert "spoiler.plugins" not in report["modules"]
