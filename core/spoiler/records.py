@@ -7,7 +7,7 @@ the recorded decisions replays the game. Each round also stores a digest of the 
 so far, and a finished game its result, so a replay can prove it matches the game as played.
 
 The file carries a checksum of its contents: a truncated or damaged file is refused. To edit
-a record by hand on purpose, delete its ``checksum`` line; every other check still applies.
+a record by hand on purpose, set ``checksum = "edited"``; every other check still applies.
 
 Everything that is wrong with a record raises ``RecordError`` with one line that names the
 field or the round at fault. The format is documented field by field in docs/records.md.
@@ -32,6 +32,8 @@ from spoiler.views import Selection
 #: The record format this module writes; it reads this one only.
 FORMAT = 1
 HUMAN = "human"
+#: The checksum of a record edited by hand on purpose: it is then read without one.
+EDITED = "edited"
 
 
 class RecordError(GameError):
@@ -84,7 +86,7 @@ class Record:
     #: Once over: {"kind", "winners", "round", "events", "log"}.
     result: dict | None = None
     spoiler_game: str = __version__
-    #: False when the file had no checksum (edited by hand on purpose).
+    #: False when the file was marked as edited by hand (``checksum = "edited"``).
     signed: bool = True
 
     @classmethod
@@ -260,10 +262,13 @@ def parse(data: dict) -> Record:
                           "but the record has no result")
     # Last, so that a field that is wrong in itself is named; this catches the rest (a file
     # cut at the end of a round, a changed number).
-    signed = "checksum" in data
+    if "checksum" not in data:
+        raise RecordError(f'checksum: missing (a record edited by hand on purpose says '
+                          f'checksum = "{EDITED}")')
+    signed = data["checksum"] != EDITED
     if signed and data["checksum"] != checksum({k: v for k, v in data.items() if k != "checksum"}):
-        raise RecordError("checksum: does not match the contents: the file was truncated or "
-                          "changed (delete the checksum line to accept hand edits)")
+        raise RecordError(f"checksum: does not match the contents: the file was truncated or "
+                          f'changed (to accept hand edits, set checksum = "{EDITED}")')
     return Record(seed, sets, players, max_rounds, strict, rounds, result, spoiler_game, signed)
 
 

@@ -41,8 +41,8 @@ def _load(path: Path):
     except records.RecordError as exc:
         fail(f"{path}: {exc}")
     if not record.signed:
-        err_console().print(f"Note: {path} has no checksum (edited by hand); it is played "
-                            "as it stands.", markup=False, soft_wrap=True)
+        err_console().print(f"Note: {path} was edited by hand; it is played as it stands.",
+                            markup=False, soft_wrap=True)
     return record, load_registry()
 
 
