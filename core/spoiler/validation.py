@@ -66,20 +66,23 @@ def check_registry(registry) -> list[Problem]:
     """Broken plugins, and card ids or names shared by two usable sets."""
     problems = [Problem(p.name, None, "broken", f"plugin is broken: {p.error}")
                 for p in registry.broken()]
-    ids: dict[str, str] = {}
-    names: dict[str, str] = {}
+    # Each set sharing an id or a name gets the problem, so validating either one finds it.
+    by_id: dict[str, list] = {}
+    by_name: dict[str, list] = {}
     for card_set in registry.sets.values():
         for card in card_set.cards:
-            if card.id in ids and ids[card.id] != card_set.name:
-                problems.append(Problem(card_set.name, card.name, "static",
-                                        f"card id {card.id!r} is also in set {ids[card.id]!r}"))
-            ids.setdefault(card.id, card_set.name)
-            key = card.name.lower()
-            if key in names and names[key] != card_set.name:
-                problems.append(Problem(card_set.name, card.name, "static",
-                                        f"card name {card.name!r} is also in set {names[key]!r}: "
-                                        "a card that names a card cannot tell them apart"))
-            names.setdefault(key, card_set.name)
+            by_id.setdefault(card.id, []).append((card_set.name, card))
+            by_name.setdefault(card.name.lower(), []).append((card_set.name, card))
+    for what, index, why in (("id", by_id, ""),
+                             ("name", by_name, ": a card that names a card cannot tell them apart")):
+        for holders in index.values():
+            for set_name, card in holders:
+                others = sorted({s for s, _ in holders if s != set_name})
+                if others:
+                    value = card.id if what == "id" else card.name
+                    problems.append(Problem(set_name, card.name, "static",
+                                            f"card {what} {value!r} is also in set "
+                                            f"{', '.join(map(repr, others))}{why}"))
     return problems
 
 
@@ -212,6 +215,7 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
         except GameError as exc:
             found(Problem(set_name, None, "crashed", f"cannot start a game: {exc}", seed))
             break
+        stopped = False
         for _ in range(game.max_rounds):
             start = len(game.state.log)
             try:
@@ -220,11 +224,13 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
             except AssertionError as exc:
                 found(_blame(registry, set_name, _selected(game), "invariant",
                              f"invariant broken after round {game.round}: {exc}", seed))
+                stopped = True
                 break
             except Exception as exc:  # the engine itself could not go on
                 found(_blame(registry, set_name, _selected(game), "crashed",
                              f"the game stopped in round {game.round}: {type(exc).__name__}: {exc}",
                              seed))
+                stopped = True
                 break
             for event in game.state.log[start:]:
                 if event.kind == "fizzled":
@@ -239,7 +245,9 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
                                   seed))
             if game.over:
                 break
-        if not game.over:
+        if stopped:
+            pass
+        elif not game.over:
             found(Problem(set_name, None, "no_end",
                           f"the game did not end within {game.max_rounds} rounds", seed))
         else:

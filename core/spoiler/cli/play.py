@@ -177,10 +177,12 @@ def play(
         fail("--sets is empty; name at least one set (see `spoiler sets list`)")
 
     registry = common.load_registry()
+    from rich.markup import escape
+
     for broken in registry.broken():
         common.err_console().print(f"[yellow]Warning:[/] plugin {broken.name!r} is broken "
-                                   f"and was not loaded: {broken.error}", markup=True,
-                                   highlight=False)
+                                   f"and was not loaded: {escape(broken.error or '')}",
+                                   markup=True, highlight=False, soft_wrap=True)
     chosen_seed = seed if seed is not None else random.SystemRandom().randrange(1_000_000)
     console = common.console()
     screen = Screen(console, reader_for(humans))

@@ -1,0 +1,224 @@
+"""Every way a plugin can be broken, as `spoiler sets list`, `spoiler sets validate` and
+`spoiler play` report it: in one line, under the plugin's entry point name, while everything
+else still works.
+
+"A plugin that fails to import, raises in a hook, or collides with another set never takes
+the CLI down: it is reported as broken, with its reason, and everything else still works."
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import metadata
+
+import pytest
+from typer.testing import CliRunner
+
+from spoiler import hookimpl, plugins
+from spoiler.cards import CardSet
+from spoiler.cli import app
+
+
+class Dist:
+    def __init__(self, name: str, version: str = "0.3.1"):
+        self.name, self.version = name, version
+
+
+class FakeEntryPoint:
+    """What ``plugins.load`` needs of an installed entry point."""
+
+    def __init__(self, name: str, plugin=None, error: BaseException | None = None):
+        self.name = name
+        self.dist = Dist(f"spoiler-{name}")
+        self.plugin = plugin
+        self.error = error
+
+    def load(self):
+        if self.error is not None:
+            raise self.error
+        return self.plugin
+
+
+def one_card_set(name: str, api: str = ">=1,<2") -> CardSet:
+    card_set = CardSet(name, "0.3.1", api=api)
+    card_set.card(type("Pebble", (), {"text": "No effect.", "copies": 6}))
+    return card_set
+
+
+class RaisesInContentHook:
+    @hookimpl
+    def spoiler_register_sets(self, register):
+        raise RuntimeError("could not read cards.toml")
+
+
+class CollidesWithBase:
+    @hookimpl
+    def spoiler_register_sets(self, register):
+        register(one_card_set("base"))
+
+
+class NeedsAFutureApi:
+    @hookimpl
+    def spoiler_register_sets(self, register):
+        register(one_card_set("future", api=">=2,<3"))
+
+
+class MisspeltHook:
+    @hookimpl
+    def spoiler_register_sets(self, register):
+        register(one_card_set("typo"))
+
+    @hookimpl
+    def spoiler_round_strat(self, game):
+        """Misspelt: pluggy would never call it."""
+
+
+class RaisesInGame:
+    """Loads fine; its rule fails during games (found by validate, survived by play)."""
+
+    @hookimpl
+    def spoiler_register_sets(self, register):
+        register(one_card_set("flaky"))
+
+    @hookimpl
+    def spoiler_round_end(self, game):
+        if game.round == 2:
+            raise ZeroDivisionError("the rule divides by zero")
+
+
+#: name: (entry point, the reason in the one-line report)
+BROKEN = {
+    "fails to import": (FakeEntryPoint("ghost", error=ImportError("No module named 'spoiler_ghost'")),
+                        "failed to import: ImportError: No module named 'spoiler_ghost'"),
+    "hook raises": (FakeEntryPoint("faulty", RaisesInContentHook()),
+                    "RuntimeError: could not read cards.toml"),
+    "collides": (FakeEntryPoint("copycat", CollidesWithBase()),
+                 "set name 'base' is already taken by plugin 'base'"),
+    "incompatible version": (FakeEntryPoint("future", NeedsAFutureApi()),
+                             "set 'future' needs plugin API >=2,<3, but this spoiler-game has API 1.0"),
+    "misspelt hook": (FakeEntryPoint("typo", MisspeltHook()),
+                      "implements unknown hook(s) spoiler_round_strat (misspelt?)"),
+}
+
+
+def builtin_entry_points() -> list:
+    """The plugins spoiler-game ships (the base set, the bots), whatever else is installed."""
+    return [ep for ep in metadata.entry_points(group=plugins.GROUP)
+            if ep.dist is not None and ep.dist.name == plugins.CORE_DISTRIBUTION]
+
+
+@pytest.fixture
+def installed(monkeypatch):
+    """Make the CLI see the built-ins plus the given fake entry points."""
+    original = plugins.load
+
+    def install(*entry_points):
+        def load(environ=None, entry_points_=None):
+            return original({}, builtin_entry_points() + list(entry_points))
+
+        monkeypatch.setattr(plugins, "load", load)
+
+    return install
+
+
+def squeeze(text: str) -> str:
+    """Text without whitespace and table borders, to find a phrase a table wrapped."""
+    return "".join(ch for ch in text if not ch.isspace() and ch not in "│┃")
+
+
+def run(*args):
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.fixture(params=sorted(BROKEN))
+def broken(request, installed):
+    """One broken plugin installed next to the built-ins: (entry point name, reason)."""
+    entry_point, reason = BROKEN[request.param]
+    installed(entry_point)
+    return entry_point.name, reason
+
+
+def test_sets_list_shows_a_broken_plugin_under_its_entry_point_name(broken):
+    """`sets list`: a broken plugin is listed under its entry point's name, with its reason;
+    the base set is still ok."""
+    name, reason = broken
+    result = run("sets", "list", "--json")
+    assert result.exit_code == 0
+    rows = {row["name"]: row for row in json.loads(result.stdout)}
+    assert rows[name] == {"name": name, "version": "0.3.1", "distribution": f"spoiler-{name}",
+                          "cards": 0, "status": "broken", "error": reason}
+    assert rows["base"]["status"] == "ok"
+
+
+def test_sets_list_table_shows_the_reason_of_a_broken_plugin(broken):
+    """`sets list` for people: the broken plugin's row says broken and why."""
+    name, reason = broken
+    result = run("sets", "list")
+    assert result.exit_code == 0
+    assert name in result.stdout and "broken" in result.stdout and "base" in result.stdout
+    assert squeeze(reason) in squeeze(result.stdout)  # however the table wrapped it
+
+
+def test_sets_validate_fails_on_a_broken_plugin_and_names_it(broken):
+    """`sets validate`: exit code 1 when anything is wrong, a broken plugin included; the
+    problem names the plugin and its reason, and the usable sets are still validated."""
+    name, reason = broken
+    result = run("sets", "validate", "--games", "3", "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["ok"] is False
+    assert [p for p in report["problems"] if p["set"] == name] == [
+        {"set": name, "card": None, "check": "broken", "message": f"plugin is broken: {reason}",
+         "seed": None, "reproduce": None}]
+    assert {s["name"]: s["problems"] for s in report["sets"]}["base"] == 0
+
+
+def test_sets_validate_of_a_broken_set_by_name_fails(broken):
+    """`sets validate NAME` of a broken plugin: one problem, exit code 1, no traceback."""
+    name, reason = broken
+    result = run("sets", "validate", name, "--games", "2")
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert squeeze(reason) in squeeze(result.stdout)
+
+
+def test_play_reports_a_broken_plugin_in_one_line_and_still_runs(broken):
+    """`play`: one line on stderr for the broken plugin, and the game is played."""
+    name, reason = broken
+    result = run("play", "--bots", "2", "--seed", "5", "--max-rounds", "3")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if name in line]
+    assert len(lines) == 1 and "broken" in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_sets_validate_finds_a_rule_that_fails_in_games_with_a_seed(installed):
+    """A rule hook that raises during games: `sets validate` names the set and a seed that
+    reproduces it."""
+    installed(FakeEntryPoint("flaky", RaisesInGame()))
+    result = run("sets", "validate", "flaky", "--games", "2", "--seed", "40", "--json")
+    assert result.exit_code == 1
+    problems = json.loads(result.stdout)["problems"]
+    assert problems[0]["set"] == "flaky" and problems[0]["check"] == "rule_failed"
+    assert problems[0]["seed"] == 40
+    assert "ZeroDivisionError: the rule divides by zero" in problems[0]["message"]
+    assert problems[0]["reproduce"] == "spoiler sets validate flaky --games 1 --seed 40"
+
+
+def test_play_survives_a_rule_that_fails_and_logs_it(installed):
+    """A rule hook that raises during a game: the game goes on (not --strict)."""
+    installed(FakeEntryPoint("flaky", RaisesInGame()))
+    result = run("play", "--bots", "2", "--sets", "base,flaky", "--seed", "2", "--max-rounds", "4")
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+
+
+def test_spoiler_plugins_lists_a_broken_plugin_with_its_reason(broken):
+    """`spoiler plugins --json`: the broken plugin, its distribution, version and reason."""
+    name, reason = broken
+    result = run("plugins", "--json")
+    assert result.exit_code == 0
+    rows = {row["name"]: row for row in json.loads(result.stdout)}
+    assert rows[name]["status"] == "broken" and rows[name]["error"] == reason
+    assert rows[name]["distribution"] == f"spoiler-{name}" and rows[name]["version"] == "0.3.1"
+    assert rows["base"]["status"] == "ok"

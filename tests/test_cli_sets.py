@@ -1,0 +1,264 @@
+"""`spoiler sets list`, `spoiler sets validate` and `spoiler plugins`, as a player or a plugin
+author sees them."""
+
+from __future__ import annotations
+
+import json
+from importlib import metadata
+
+import pytest
+from typer.testing import CliRunner
+
+from spoiler import hookimpl, plugins, validation
+from spoiler.cards import ANOTHER_PLAYER, CardSet, NameANumber
+from spoiler.cli import app
+
+
+class FakeEntryPoint:
+    def __init__(self, name: str, plugin):
+        self.name, self.plugin = name, plugin
+        self.dist = type("Dist", (), {"name": f"spoiler-{name}", "version": "2.0.0"})()
+
+    def load(self):
+        return self.plugin
+
+
+class SetPlugin:
+    """Provides one set, and optionally watches round starts."""
+
+    def __init__(self, card_set: CardSet):
+        self.card_set = card_set
+
+    @hookimpl
+    def spoiler_register_sets(self, register):
+        register(self.card_set)
+
+
+class WatchingPlugin(SetPlugin):
+    @hookimpl
+    def spoiler_round_start(self, game):
+        pass
+
+
+def pebbles(name: str = "pebbles") -> CardSet:
+    card_set = CardSet(name, "2.0.0")
+    card_set.card(type("Pebble", (), {"text": "No effect.", "copies": 6}))
+    return card_set
+
+
+@pytest.fixture
+def installed(monkeypatch):
+    """The CLI sees the built-ins plus these fake plugins; SPOILER_PLUGINS still applies."""
+    original = plugins.load
+    builtins = [ep for ep in metadata.entry_points(group=plugins.GROUP)
+                if ep.dist is not None and ep.dist.name == plugins.CORE_DISTRIBUTION]
+
+    def install(*entry_points):
+        monkeypatch.setattr(plugins, "load", lambda environ=None, entry_points_=None:
+                            original(environ, builtins + list(entry_points)))
+
+    return install
+
+
+def run(*args, env=None):
+    return CliRunner(env=env).invoke(app, list(args))
+
+
+# -- sets list -------------------------------------------------------------------------------
+def test_sets_list_json_has_exactly_the_documented_keys():
+    """`sets list --json`: an array of objects with exactly name, version, distribution,
+    cards (int), status and error."""
+    result = run("sets", "list", "--json")
+    assert result.exit_code == 0
+    rows = json.loads(result.stdout)
+    assert rows and all(set(r) == {"name", "version", "distribution", "cards", "status", "error"}
+                        for r in rows)
+    base = next(r for r in rows if r["name"] == "base")
+    assert base["distribution"] == "spoiler-game" and base["status"] == "ok"
+    assert isinstance(base["cards"], int) and base["cards"] > 0 and base["error"] is None
+
+
+def test_sets_list_shows_an_installed_expansion(installed):
+    """An installed plugin's set is listed with its distribution and number of distinct cards."""
+    installed(FakeEntryPoint("pebbles", SetPlugin(pebbles())))
+    rows = {r["name"]: r for r in json.loads(run("sets", "list", "--json").stdout)}
+    assert rows["pebbles"] == {"name": "pebbles", "version": "2.0.0",
+                               "distribution": "spoiler-pebbles", "cards": 1, "status": "ok",
+                               "error": None}
+
+
+def test_sets_list_shows_a_plugin_disabled_by_spoiler_plugins(installed):
+    """SPOILER_PLUGINS="" loads the built-ins alone; the others are listed as disabled."""
+    installed(FakeEntryPoint("pebbles", SetPlugin(pebbles())))
+    result = run("sets", "list", "--json", env={"SPOILER_PLUGINS": ""})
+    rows = {r["name"]: r for r in json.loads(result.stdout)}
+    assert rows["pebbles"]["status"] == "disabled"
+    assert rows["pebbles"]["error"] == "not listed in SPOILER_PLUGINS"
+    assert rows["base"]["status"] == "ok"
+
+
+def test_sets_list_lists_built_in_sets_first(installed):
+    """Built-in sets come first, then the others by name."""
+    installed(FakeEntryPoint("aardvark", SetPlugin(pebbles("aardvark"))))
+    rows = json.loads(run("sets", "list", "--json").stdout)
+    assert rows[0]["name"] == "base" and rows[1]["name"] == "aardvark"
+
+
+def test_sets_list_table_for_people():
+    """Without --json: a table with each set's status."""
+    result = run("sets", "list")
+    assert result.exit_code == 0
+    assert "Card sets" in result.stdout and "base" in result.stdout and "ok" in result.stdout
+
+
+# -- sets validate ---------------------------------------------------------------------------
+def test_sets_validate_passes_on_every_shipped_set():
+    """Done when: `sets validate` passes on all shipped sets (the built-ins and every
+    installed expansion), 200 games each."""
+    result = run("sets", "validate", "--json")
+    report = json.loads(result.stdout)
+    assert report["problems"] == [] and result.exit_code == 0
+    assert all(s["games"] == 200 for s in report["sets"])
+
+
+def test_sets_validate_for_people_shows_a_table_and_a_verdict():
+    """Without --json: a table per set and a last line saying whether all passed."""
+    result = run("sets", "validate", "base", "--games", "5")
+    assert result.exit_code == 0
+    assert "Validation (5 games per set)" in result.stdout
+    assert result.stdout.strip().endswith("All 1 set passed.")
+
+
+def test_sets_validate_an_unknown_set_is_a_usage_error():
+    """An unknown name: a one-line error and exit code 2."""
+    result = run("sets", "validate", "nonesuch")
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "no set named 'nonesuch'" in result.stderr
+
+
+def leaky_set() -> CardSet:
+    """A card that pokes at the state and loses a card from the game."""
+    leaky = CardSet("leaky", "0.1.0")
+    leaky.card(type("Pebble", (), {"text": "No effect.", "copies": 6}))
+
+    def main(play):
+        if play.game.state.deck:
+            play.game.state.deck.pop()
+
+    leaky.card(type("Sinkhole", (), {"text": "A card vanishes.", "copies": 2, "main": main}))
+    return leaky
+
+
+def test_sets_validate_names_the_card_and_a_seed_that_reproduces_it(installed):
+    """"Every problem names the set, the card and a seed that reproduces it": rerunning with
+    that seed and one game finds the same problem."""
+    installed(FakeEntryPoint("leaky", SetPlugin(leaky_set())))
+    result = run("sets", "validate", "leaky", "--games", "10", "--seed", "7", "--json")
+    assert result.exit_code == 1
+    problem = json.loads(result.stdout)["problems"][0]
+    assert (problem["set"], problem["card"], problem["check"]) == ("leaky", "Sinkhole", "invariant")
+    assert "cards not conserved" in problem["message"]
+    again = run("sets", "validate", "leaky", "--games", "1", "--seed", str(problem["seed"]), "--json")
+    assert json.loads(again.stdout)["problems"] == [problem]
+
+
+def test_sets_validate_finds_an_effect_that_fails(installed):
+    """A card whose effect raises fizzles in games; validate names the set and the card."""
+    buggy = CardSet("buggy", "0.1.0")
+    buggy.card(type("Pebble", (), {"text": "No effect.", "copies": 6}))
+    buggy.card(type("Oops", (), {"text": "Another player loses.", "copies": 3,
+                                 "target": ANOTHER_PLAYER, "main": lambda play: 1 / 0}))
+    installed(FakeEntryPoint("buggy", SetPlugin(buggy)))
+    result = run("sets", "validate", "buggy", "--games", "20", "--json")
+    problems = json.loads(result.stdout)["problems"]
+    assert result.exit_code == 1
+    assert [(p["set"], p["card"], p["check"]) for p in problems] == [("buggy", "Oops", "fizzled")]
+    assert "ZeroDivisionError" in problems[0]["message"]
+
+
+def static_problems(**card) -> list[str]:
+    card_set = CardSet("probe", "0.1.0")
+    card_set.card(type("Probe", (), {"text": "No effect.", "copies": 1, **card}))
+    return [p.message for p in validation.check_set(card_set, ("Probe", "Pebble"))]
+
+
+def test_static_check_an_at_end_part_must_be_printed():
+    """The printed text mentions "At End of Round" exactly when the card has that part."""
+    assert static_problems(at_end=lambda play: None) == [
+        "has an 'At End of Round' part but its text does not say so"]
+
+
+def test_static_check_printed_at_beginning_needs_the_part():
+    """…and the other way round: the text may not promise a part the card lacks."""
+    assert static_problems(text="At Beginning of Round: nothing.") == [
+        "its text says 'At Beginning of Round' but the card has no at_beginning part"]
+
+
+def test_static_check_copies_and_text():
+    """Copies of at least 1, and a printed text."""
+    assert static_problems(copies=0, text="") == [
+        "the card has no printed text", "copies must be a whole number of at least 1, not 0"]
+
+
+def test_static_check_a_question_with_no_possible_answer():
+    """Information asked for must be well formed: a number from 5 to 1 has no answer."""
+    assert static_problems(ask=NameANumber(5, 1)) == ["its question has no possible answer"]
+
+
+def test_static_check_an_effect_must_take_the_play():
+    """An effect is a function of one argument, the play."""
+    assert static_problems(main=lambda play, extra: None) == [
+        "main must take exactly one argument (the play)"]
+
+
+def test_static_check_a_hook_function_not_marked_hookimpl(installed):
+    """Hook implementations match the specs: a function named like a hook but not marked
+    @spoiler.hookimpl would silently never be called."""
+
+    class Forgetful(SetPlugin):
+        def spoiler_round_start(self, game):
+            pass
+
+    installed(FakeEntryPoint("forgetful", Forgetful(pebbles("forgetful"))))
+    result = run("sets", "validate", "forgetful", "--games", "1", "--json")
+    assert result.exit_code == 1
+    assert [p["message"] for p in json.loads(result.stdout)["problems"]] == [
+        "spoiler_round_start is not marked @spoiler.hookimpl, so it is never called"]
+
+
+def test_static_check_a_card_name_shared_with_another_set(installed):
+    """Card names must differ between sets: a card that names a card could not tell them apart."""
+    copy = CardSet("copy", "0.1.0")
+    copy.card(type("Pebble", (), {"text": "No effect.", "copies": 6}))
+    installed(FakeEntryPoint("pebbles", SetPlugin(pebbles())), FakeEntryPoint("copy", SetPlugin(copy)))
+    result = run("sets", "validate", "copy", "--games", "1", "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["problems"][0]["message"].startswith(
+        "card name 'Pebble' is also in set")
+
+
+# -- plugins ---------------------------------------------------------------------------------
+def test_plugins_json_lists_distribution_version_hooks_and_status(installed):
+    """`spoiler plugins --json`: each plugin with its distribution, version, status and the
+    hooks it implements."""
+    installed(FakeEntryPoint("watcher", WatchingPlugin(pebbles("watched"))))
+    rows = {r["name"]: r for r in json.loads(run("plugins", "--json").stdout)}
+    assert rows["watcher"] == {"name": "watcher", "distribution": "spoiler-watcher",
+                               "version": "2.0.0", "builtin": False, "status": "ok", "error": None,
+                               "sets": ["watched"],
+                               "hooks": ["spoiler_register_sets", "spoiler_round_start"]}
+    assert rows["base"]["builtin"] is True
+
+
+def test_plugins_table_for_people():
+    result = run("plugins")
+    assert result.exit_code == 0 and "Plugins" in result.stdout and "register_sets" in result.stdout
+
+
+def test_trace_hooks_prints_each_hook_call_to_stderr(installed):
+    """SPOILER_TRACE_HOOKS=1 prints each hook call to stderr."""
+    installed(FakeEntryPoint("watcher", WatchingPlugin(pebbles("watched"))))
+    result = run("play", "--bots", "2", "--sets", "base,watched", "--seed", "1", "--max-rounds", "2",
+                 env={"SPOILER_TRACE_HOOKS": "1"})
+    assert result.exit_code == 0
+    assert "hook spoiler_round_start(game) -> [watcher]" in result.stderr
