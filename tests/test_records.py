@@ -550,3 +550,37 @@ def test_a_record_marked_as_edited_is_played_as_it_stands(tmp_path, unfinished):
     result = cli("replay", "--verify", path)
     assert result.exit_code == 0
     assert "edited by hand" in result.stderr
+
+
+# ==============================================================================================
+# The documentation
+# ==============================================================================================
+DOC = Path(__file__).resolve().parents[1] / "docs" / "records.md"
+
+
+def test_the_example_in_the_records_doc_is_a_valid_record():
+    """docs/records.md: its example is a record this version reads, checksum included."""
+    text = DOC.read_text(encoding="utf-8")
+    example = text.split("```toml\n", 1)[1].split("```", 1)[0]
+    record = records.parse(tomllib.loads(example))
+    assert record.signed and record.over
+
+
+def test_the_records_doc_describes_every_field_a_record_has(registry):
+    """docs/records.md documents the format field by field: no field is written undocumented."""
+    text = DOC.read_text(encoding="utf-8")
+    record = play_recorded(registry, bots_game(registry, seed=9, players=3))
+    record.rounds[0].selections[0] = {"card": "base:x", "targets": [], "info": 1}
+    record.rounds[0].answers.append({"seat": 0, "prompt": "?", "answer": "yes"})
+
+    def fields(value):
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                yield key
+                yield from fields(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                yield from fields(inner)
+
+    missing = {f for f in fields(record.to_toml()) if f"`{f}`" not in text}
+    assert not missing
