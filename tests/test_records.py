@@ -219,6 +219,23 @@ def test_replay_verify_says_the_record_matches(tmp_path, registry):
         f"the record (result: {game.result.describe(names)})")
 
 
+def test_an_unfinished_record_replays_up_to_where_it_stops(tmp_path, registry):
+    """A record of a stopped game replays its whole rounds and says how to go on."""
+    path = tmp_path / "game.toml"
+    game = bots_game(registry, seed=8, kind="greedy")
+    play_recorded(registry, game, rounds=2).save(path)
+    replayed = cli("replay", path)
+    assert replayed.exit_code == 0
+    assert replayed.stdout.splitlines()[-1] == (
+        f"The record stops after round 2; the game is not over. Continue it with: "
+        f"spoiler resume {path}")
+    verified = cli("replay", "--verify", path)
+    assert verified.exit_code == 0
+    assert verified.stdout.strip() == (
+        f"{path}: OK: 2 rounds, {len(game.state.log)} events match the record (the game is "
+        f"not over; continue it with: spoiler resume {path})")
+
+
 def test_replay_verify_exits_1_when_the_replay_differs(tmp_path, registry):
     """Issue 5: "--verify … (exit 1 when not)": here the record's event log for round 2 is
     not the one this installation produces (as after an upgrade that changed a card)."""
@@ -323,6 +340,26 @@ def test_a_record_path_that_cannot_be_written_is_refused_before_the_game(tmp_pat
     result = cli("play", "--bots", 4, "--seed", 1, "--record", tmp_path / "no" / "such" / "g.toml")
     assert_refused(result, "--record", "cannot write it")
     assert result.stdout == ""
+
+
+def test_a_record_that_cannot_be_written_mid_game_stops_it_with_one_line(tmp_path, monkeypatch):
+    """A full disk in round 2: the game stops with a one-line error, and the record keeps
+    round 1 whole."""
+    path = tmp_path / "game.toml"
+    real_save, calls = records.Record.save, []
+
+    def save(record, where):
+        calls.append(len(record.rounds))
+        if len(calls) == 3:  # the empty record, round 1, then round 2
+            raise OSError(28, "No space left on device")
+        real_save(record, where)
+
+    monkeypatch.setattr(records.Record, "save", save)
+    result = cli("play", "--bots", 4, "--seed", 21, "--record", path)
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (f"Error: --record {path}: cannot write it: No space left on "
+                                     f"device; the game stops here (seed 21)")
+    assert len(records.load(path).rounds) == 1
 
 
 def test_resume_refuses_a_game_that_is_over(tmp_path, registry):

@@ -404,8 +404,15 @@ class RecordedAgent:
         self.live = live
         self.shadow = shadow and live is not None
 
+    def _past_the_record(self, view) -> bool:
+        if view.round <= self.recorded:
+            return False
+        if self.live is None:
+            raise RecordError(f"round {view.round}: the record stops after round {self.recorded}")
+        return True
+
     def select(self, view):
-        if view.round > self.recorded:
+        if self._past_the_record(view):
             return self.live.select(view)
         if view.error is not None:
             raise RecordError(f"round {view.round}: {self.name}'s recorded selection is "
@@ -418,7 +425,7 @@ class RecordedAgent:
         return self.selections.pop(view.round)
 
     def answer(self, view, question):
-        if view.round > self.recorded:
+        if self._past_the_record(view):
             return self.live.answer(view, question)
         if view.error is not None:
             raise RecordError(f"round {view.round}: {self.name}'s recorded answer is "

@@ -144,13 +144,14 @@ def _verify(file: Path, record, game, recorder) -> None:
     if first is not None:
         out.print(f"{file}: does not match: {first}{_version_hint(record)}.", markup=False, soft_wrap=True)
         raise typer.Exit(DIFFERS)
+    matched = f"{file}: OK: {len(record.rounds)} rounds, {len(game.state.log)} events"
     if record.over:
         names = [p.name for p in game.state.players]
-        end = f"result: {game.result.describe(names)}"
+        out.print(f"{matched} and the result match the record (result: "
+                  f"{game.result.describe(names)})", markup=False, soft_wrap=True)
     else:
-        end = "unfinished"
-    out.print(f"{file}: OK: {len(record.rounds)} rounds, {len(game.state.log)} events and the "
-              f"result match the record ({end})", markup=False, soft_wrap=True)
+        out.print(f"{matched} match the record (the game is not over; continue it with: "
+                  f"spoiler resume {file})", markup=False, soft_wrap=True)
 
 
 class _Differs(Exception):
