@@ -243,4 +243,5 @@ def narrate(event, names: Sequence[str], cards: Mapping, you: int | None = None)
     (for card names and what they ask); ``you``: the reader's seat, told as "you"."""
     teller = Teller(names, cards, you)
     sentence = _SENTENCES.get(event.kind, _generic)(teller, event)
-    return sentence[:1].upper() + sentence[1:]
+    # Only "you" needs a capital: player names are told as their players typed them.
+    return "Y" + sentence[1:] if sentence.startswith(("you ", "your ")) else sentence

@@ -196,8 +196,8 @@ def play(
     recorder = recording.start_recording(game, registry, record)
 
     console.print(f"Spoiler {_describe_table(humans, n_bots, bot)}, "
-                  f"with {', '.join(s.name for s in game.sets)}. Seed: {chosen_seed} "
-                  f"(replay with --seed {chosen_seed}).", markup=False)
+                  f"with {', '.join(s.name for s in game.sets)}.", markup=False)
+    console.print(f"Seed: {chosen_seed} (replay with --seed {chosen_seed}).", markup=False)
     try:
         result = run_game(game, screen, lambda game: recording.record_round(recorder, game))
     except CardError as exc:
