@@ -36,7 +36,11 @@ class RandomAgent:
             if targets_possible(targets):
                 options.append((card, targets))
         card, targets = options[rng.randrange(len(options))]
-        chosen = tuple(rng.sample(targets[0], 1)) if len(targets) == 1 else _distinct(rng, targets)
+        if len(targets) == 1:  # the usual case; draws from the RNG exactly as sample(seats, 1)
+            seats = targets[0]
+            chosen = (seats[rng.randrange(len(seats))],)
+        else:
+            chosen = _distinct(rng, targets)
         info = None
         if card.ask is not None:
             choices = card.ask.choices(view.card_names)

@@ -21,6 +21,7 @@ by a frozen ``Card``. Nothing is looked up with ``hasattr`` while a game runs.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -31,10 +32,11 @@ from spoiler.verbs import Verbs
 
 
 # -- targets ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Target:
     """A kind of player a card may target. ``allows(me, candidate)`` sees only public facts:
-    the candidate's ``seat`` and ``status``."""
+    the candidate's ``seat`` and ``status``. Each target kind is its own object (compared
+    and hashed by identity: it keys the legal-target tables built every selection)."""
 
     description: str
     allows: Callable[[int, object], bool] = field(compare=False, repr=False)
@@ -54,6 +56,8 @@ LOST_PLAYER = Target("a lost player", lambda me, p: p.status is Status.LOST)
 def targets_possible(slots) -> bool:
     """Can every target slot (a list of allowed seats each) get a different player? A card
     whose targets cannot all differ (two "other players" among two players) is unplayable."""
+    if len(slots) < 2:  # the usual case, checked every selection: no product needed
+        return not slots or bool(slots[0])
     return any(len(set(combo)) == len(combo) for combo in itertools.product(*slots))
 
 
@@ -79,17 +83,24 @@ class NameACard(Ask):
     prompt: str = "Name a card"
 
     def choices(self, card_names):
-        banned = {n.lower() for n in self.excluding}
-        return tuple(n for n in card_names if n.lower() not in banned)
+        return tuple(_nameable(self.excluding, card_names).values())
 
     def check(self, answer, card_names):
         wanted = str(answer).strip().lower()
-        for name in self.choices(card_names):
-            if name.lower() == wanted:
-                return name
+        name = _nameable(self.excluding, card_names).get(wanted)
+        if name is not None:
+            return name
         if wanted in {n.lower() for n in self.excluding}:
             raise ValueError(f"this card may not name {answer!r}")
         raise ValueError(f"{answer!r} is not a card in this game")
+
+
+@functools.lru_cache(maxsize=256)
+def _nameable(excluding: tuple[str, ...], card_names: tuple[str, ...]) -> dict[str, str]:
+    """The names a NameACard accepts, by lower-case spelling (asked every selection, so
+    worked out once per game's card list)."""
+    banned = {n.lower() for n in excluding}
+    return {n.lower(): n for n in card_names if n.lower() not in banned}
 
 
 @dataclass(frozen=True)

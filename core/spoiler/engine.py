@@ -21,7 +21,7 @@ in this game implements are ever called, so a game without rule plugins pays not
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Callable
 
 from spoiler.cards import Card, CardSet, Ongoing, targets_possible
@@ -169,6 +169,10 @@ class Game:
         self._rank: dict[int, int] = {}
         self._order_version = 0
         self._handlers: dict[str, list[Ongoing]] = {h: [] for h in Ongoing.HANDLERS}
+        #: Legal target candidates by (target kind, seat), for the statuses in key None.
+        self._candidates: dict = {}
+        #: {seat} for each seat: who may see their own secrets (shared, not rebuilt per event).
+        self._only = tuple(frozenset((seat,)) for seat in range(len(seats)))
         self._started = False
 
     # ==========================================================================================
@@ -225,12 +229,14 @@ class Game:
         self._reorder()
         self.decisions.append({"round": st.round, "selections": {}, "answers": []})
         self._emit("round_started", order=list(st.priority))
-        self._hook("spoiler_round_start", game=self)
+        if "spoiler_round_start" in self.hooks:
+            self._hook("spoiler_round_start", game=self)
 
         self._select()
 
         # Beginning of round.
-        self._hook("spoiler_beginning_of_round", game=self)
+        if "spoiler_beginning_of_round" in self.hooks:
+            self._hook("spoiler_beginning_of_round", game=self)
         self._resolve_parts("at_beginning")
 
         # Mid round.
@@ -239,26 +245,44 @@ class Game:
 
         # End of round.
         self._resolve_parts("at_end")
-        self._hook("spoiler_end_of_round", game=self)
+        if "spoiler_end_of_round" in self.hooks:
+            self._hook("spoiler_end_of_round", game=self)
         self._tick_ongoing()
         self._clear_table()
         for seat in list(self._order):
             if st.players[seat].status is not LOST:
                 self.draw(seat, 1, cause=None)
-        self._hook("spoiler_after_draw", game=self)
+        if "spoiler_after_draw" in self.hooks:
+            self._hook("spoiler_after_draw", game=self)
         st.priority.append(st.priority.pop(0))
         self._order = list(st.priority)  # between rounds, "this round" means the next one
         self._reorder()
         self._emit("priorities_shifted", order=list(st.priority))
-        self._hook("spoiler_round_end", game=self)
+        if "spoiler_round_end" in self.hooks:
+            self._hook("spoiler_round_end", game=self)
         self._check_end()
 
     # -- selection -----------------------------------------------------------------------------
     def legal_targets(self, seat: int) -> dict:
-        """For each kind of target on the cards in a player's hand, the seats they may choose."""
+        """For each kind of target on the cards in a player's hand, the seats they may choose.
+
+        A target kind sees only seats and statuses, so candidates are worked out once per
+        line-up of statuses and shared (the lists must not be changed)."""
         players = self.state.players
-        kinds = {t for c in players[seat].hand for t in c.targets}
-        return {t: t.candidates(seat, players) for t in kinds}
+        cache = self._candidates
+        statuses = tuple([p.status for p in players])
+        if cache.get(None) != statuses:
+            cache.clear()
+            cache[None] = statuses
+        legal = {}
+        for card in players[seat].hand:
+            for kind in card.targets:
+                if kind not in legal:
+                    seats = cache.get((kind, seat))
+                    if seats is None:
+                        seats = cache[(kind, seat)] = kind.candidates(seat, players)
+                    legal[kind] = seats
+        return legal
 
     def playable(self, seat: int, legal: dict | None = None) -> list[Card]:
         """The cards in a player's hand they could legally select now."""
@@ -288,7 +312,7 @@ class Game:
             self._emit("selected", play.player,
                        secret={"card": play.card.id, "targets": list(play.targets),
                                "info": play.info},
-                       secret_to=frozenset((play.player,)))
+                       secret_to=self._only[play.player])
         st.plays = plays
 
     def _ask_agent(self, seat: int, public: tuple, legal: dict) -> Play:
@@ -455,7 +479,9 @@ class Game:
 
     def _emit(self, kind: str, seat: int | None = None, cause=None, *, secret=None,
               secret_to=frozenset(), **data) -> Event:
-        event = Event(self.state.round, kind, seat, _cause_id(cause), data, secret, secret_to)
+        if cause is not None and cause.__class__ is not str:
+            cause = _cause_id(cause)
+        event = Event(self.state.round, kind, seat, cause, data, secret, secret_to)
         self.state.log.append(event)
         return event
 
@@ -479,7 +505,7 @@ class Game:
         player = st.players[seat]
         return PlayerView(
             seat, st.round, tuple(player.hand), public or self._public_players(), len(st.deck),
-            tuple(st.discard), tuple((o.name, o.owner, o.rounds) for o in st.ongoing),
+            tuple(st.discard), tuple([(o.name, o.owner, o.rounds) for o in st.ongoing]),
             dict(player.known), self.card_names, error, partial(self.events_seen_by, seat),
             self.legal_targets(seat) if legal is None else legal)
 
@@ -538,7 +564,7 @@ class Game:
             card = st.deck.pop()
             hand.append(card)
             drawn.append(card)
-            self._emit("drew", seat, cause, secret={"card": card.id}, secret_to=frozenset((seat,)))
+            self._emit("drew", seat, cause, secret={"card": card.id}, secret_to=self._only[seat])
             if "spoiler_card_drawn" in self.hooks:
                 self._hook("spoiler_card_drawn", game=self, seat=seat, card=card)
             for effect in self._handlers["card_drawn"]:
@@ -659,9 +685,9 @@ class Game:
         self._emit("ongoing_ended", effect.owner, effect, name=effect.name)
 
     def _rebuild_handlers(self) -> None:
+        ongoing = self.state.ongoing
         for handler, effects in self._handlers.items():
-            base = getattr(Ongoing, handler)
-            effects[:] = [o for o in self.state.ongoing if getattr(type(o), handler) is not base]
+            effects[:] = [o for o in ongoing if handler in _overridden(type(o))]
 
     def ask(self, seat: int, prompt: str, options, cause=None) -> str | None:
         """Ask a player (lost or not) to choose one of ``options``. A single option is
@@ -727,6 +753,12 @@ class Game:
     def plays(self) -> list[Play]:
         """This round's plays in priority order."""
         return sorted(self.state.plays, key=lambda p: self.priority_of(p.player))
+
+
+@lru_cache(maxsize=None)
+def _overridden(kind: type) -> frozenset[str]:
+    """The handlers an Ongoing subclass overrides (only those are ever called)."""
+    return frozenset(h for h in Ongoing.HANDLERS if getattr(kind, h) is not getattr(Ongoing, h))
 
 
 def _blame(caller, exc: BaseException) -> str:

@@ -1,0 +1,68 @@
+"""Engine throughput: seeded 4-player games of the base set between random bots.
+
+    python benchmarks/engine.py [--seconds 3] [--players 4] [--json]
+
+Plays whole games (new seed each) until the time is up and reports rounds and games per
+second. ``--json`` prints one line: {"rounds_per_second": …, "games_per_second": …,
+"mean_rounds": …}. Compare with ``benchmarks/baseline_loop.py``, a plain plugin-free loop of
+the same round structure (the target is at least a quarter of its speed).
+
+Plugins load once, as ``spoiler play`` loads them; the timed part is only the games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from spoiler import plugins
+from spoiler.engine import Game, Seat
+
+
+def run(seconds: float, players: int = 4, set_name: str = "base", seed: int = 0) -> dict:
+    registry = plugins.load()
+    card_set = registry.card_sets([set_name])[0]
+    hooks = registry.game_hooks([set_name])
+    random_bot = registry.agents["random"].factory
+    games = rounds = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        game_seed = seed + games
+        seats = [Seat(f"P{i}", random_bot(i, game_seed)) for i in range(players)]
+        game = Game([card_set], seats, game_seed, hooks=hooks)
+        game.play()
+        games += 1
+        rounds += game.round
+    elapsed = time.perf_counter() - start
+    return {"rounds_per_second": round(rounds / elapsed), "games_per_second": round(games / elapsed, 1),
+            "mean_rounds": round(rounds / games, 2)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--set", default="base", dest="set_name")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print one line of JSON")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0:
+        parser.error("--seconds must be positive")
+    try:
+        figures = run(args.seconds, args.players, args.set_name, args.seed)
+    except (LookupError, ValueError) as exc:
+        print(f"engine benchmark: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(f"{figures['rounds_per_second']:,} rounds/s, {figures['games_per_second']:,} games/s, "
+              f"{figures['mean_rounds']} rounds per game ({args.players} random bots, set {args.set_name})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
