@@ -190,6 +190,20 @@ def test_a_record_is_written_through_a_temporary_file_renamed_over_it(registry, 
     assert os.listdir(tmp_path) == ["game.toml"]
 
 
+def test_a_rewritten_record_keeps_its_permissions(registry, tmp_path):
+    """The temporary file is private while written; the record keeps the permissions it had
+    (or the usual ones, when new)."""
+    path = tmp_path / "game.toml"
+    game = bots_game(registry, seed=5)
+    record = play_recorded(registry, game, rounds=1, path=path)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
+    path.chmod(0o640)
+    record.save(path)
+    assert path.stat().st_mode & 0o777 == 0o640
+
+
 # ==============================================================================================
 # The command line: play --record, replay, resume
 # ==============================================================================================

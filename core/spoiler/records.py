@@ -141,6 +141,7 @@ class Record:
                 out.write(text)
                 out.flush()
                 os.fsync(out.fileno())
+            os.chmod(tmp, _mode_for(path))
             os.replace(tmp, path)
         except BaseException:
             try:
@@ -148,6 +149,17 @@ class Record:
             except OSError:
                 pass
             raise
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions the record keeps (or, when new, gets from the umask, as any file
+    would); a temporary file is created readable by its owner only."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def _round_to_toml(entry: RoundEntry) -> dict:
