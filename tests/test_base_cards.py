@@ -531,3 +531,15 @@ def test_echo_ruling_a_card_that_targeted_you_now_targets_you():
     play_round(game, {0: ("Standoff", 1, 2), 1: ("Echo", 0)}, answers={1: ["1", "2"]})
     # B survived A's Standoff (1 against 2), then lost to its own copy of it (2 against 2).
     assert game.status(1) is LOST
+
+
+def test_docs_cards_md_has_every_base_card_text_and_ruling():
+    """docs/cards.md lists every base card with its text and rulings, as the code has them."""
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "cards.md").read_text()
+    for card in base.cards:
+        assert f"### {card.name}\n" in docs, card.name
+        assert f"> {card.text}\n" in docs, card.name
+        for ruling in card.rulings:
+            assert f"- {ruling}\n" in docs, (card.name, ruling)
