@@ -523,21 +523,22 @@ def _normal(decisions: dict) -> dict:
             "answers": [dict(a) for a in decisions["answers"]]}
 
 
-def replay(record: Record, registry, live: list | None = None, *, on_round=None):
-    """Replay every recorded round of a record (the agents given by ``live`` take over after
-    them). ``on_round(game, difference)`` is called after each round. Returns the game and
-    a Recorder for it, and the first difference from the record found (or None)."""
-    game = build_game(record, registry, live)
+def replay(record: Record, registry) -> tuple[Game, Recorder, str | None]:
+    """Replay every recorded round. Returns the game, its Recorder, and the first
+    difference from the record (None when the replay matches it)."""
+    game = build_game(record, registry)
     recorder = Recorder(record)
     first = None
     for _ in record.rounds:
         if game.over:
             break
         game.play_round()
-        difference = recorder.round_played(game)
-        first = first or difference
-        if on_round is not None:
-            on_round(game, difference)
-    if first is None and record.over and not game.over:
-        first = f"round {game.round}: the record says the game ended, but the replay goes on"
-    return game, recorder, first
+        first = first or recorder.round_played(game)
+    return game, recorder, first or ending_difference(record, game)
+
+
+def ending_difference(record: Record, game: Game) -> str | None:
+    """After the recorded rounds: does the game end where the record says it did?"""
+    if record.over and not game.over:
+        return f"round {game.round}: the record says the game ended, but the replay goes on"
+    return None

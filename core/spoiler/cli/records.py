@@ -67,7 +67,7 @@ def _end_lines(screen, game) -> None:
     screen.standings("Final table")
     screen.console.print()
     names = [p.name for p in game.state.players]
-    screen.console.print(game.result.describe(names), style="bold", markup=False, soft_wrap=True)
+    screen.console.print(game.result.describe(names), style="bold", markup=False)
 
 
 @app.command()
@@ -83,13 +83,13 @@ def replay(
     from spoiler.cli.screen import EVERYTHING, Screen
 
     record, registry = _load(file)
+    if verify:
+        _verify(file, record, registry)
+        return
     out = console()
     try:
         game = records.build_game(record, registry)
         recorder = records.Recorder(record)
-        if verify:
-            _verify(file, record, game, recorder)
-            return
         screen = Screen(out, reader_of([p.kind for p in record.players]))
         out.print(f"Replaying {file}: {describe(record)}.", markup=False, soft_wrap=True)
         screen.follow(game)
@@ -119,30 +119,25 @@ def replay(
         out.print()
         out.print(f"The record stops after round {game.round}; the game is not over. "
                   f"Continue it with: spoiler resume {file}", markup=False, soft_wrap=True)
-    first = first or _ending_difference(record, game)
+    first = first or records.ending_difference(record, game)
     if first is not None:
         err_console().print(f"Warning: this replay differs from the record: {first}"
                             f"{_version_hint(record)}.", markup=False, soft_wrap=True)
         raise typer.Exit(DIFFERS)
 
 
-def _ending_difference(record, game) -> str | None:
-    if record.over and not game.over:
-        return f"round {game.round}: the record says the game ended, but the replay goes on"
-    return None
+def _verify(file: Path, record, registry) -> None:
+    """``replay --verify``: replay without printing, and say whether it matches."""
+    from spoiler import records
 
-
-def _verify(file: Path, record, game, recorder) -> None:
-    first = None
-    for _ in record.rounds:
-        if game.over:
-            break
-        game.play_round()
-        first = first or recorder.round_played(game)
-    first = first or _ending_difference(record, game)
+    try:
+        game, _, first = records.replay(record, registry)
+    except records.RecordError as exc:
+        fail(f"{file}: {exc}")
     out = console()
     if first is not None:
-        out.print(f"{file}: does not match: {first}{_version_hint(record)}.", markup=False, soft_wrap=True)
+        out.print(f"{file}: does not match: {first}{_version_hint(record)}.", markup=False,
+                  soft_wrap=True)
         raise typer.Exit(DIFFERS)
     matched = f"{file}: OK: {len(record.rounds)} rounds, {len(game.state.log)} events"
     if record.over:
