@@ -95,7 +95,8 @@ class Screen:
         for p in sorted(players, key=lambda p: p.priority):
             name = Text(p.name, style="bold" if p.seat == you else "")
             if p.seat == you:
-                name.append(" (you)")
+                if p.name.lower() != "you":
+                    name.append(" (you)")
             elif kinds and kinds[p.seat] != "human":
                 name.append(f" ({kinds[p.seat]} bot)", style="dim")
             counters = ", ".join(f"{k.rpartition(':')[2]} {v}" for k, v in sorted(p.counters.items()))

@@ -1,0 +1,78 @@
+"""``spoiler play`` in a real pseudo-terminal, played the way a person would: read the
+prompt, type an answer, press Enter; and stopped with Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+CARD = r"Play which card\? \[1-(\d+)\]"
+TARGET = r"Target\? \[([\d, ]+)\]"
+NUMBER_RANGE = r"\? \[(\d+)-(\d+)\]"
+NUMBERED = r"\? \[1-(\d+)\]"
+SAVE = r"to resume later\? \[Y/n\]"
+
+
+def spawn(*args: str, cwd: Path):
+    script = Path(sys.executable).with_name("spoiler")
+    command, argv = ((str(script), list(args)) if script.exists() else
+                     (sys.executable, ["-c", "from spoiler.cli import main; main()", *args]))
+    env = {**os.environ, "SPOILER_PLUGINS": "", "TERM": "xterm", "NO_COLOR": "1"}
+    env.pop("COLUMNS", None)
+    return pexpect.spawn(command, argv, cwd=str(cwd), env=env, encoding="utf-8",
+                         dimensions=(40, 100), timeout=20)
+
+
+def test_a_whole_game_in_a_terminal_played_as_a_person_would(tmp_path):
+    """Start `spoiler play`, answer every prompt from what the screen shows (a card by its
+    number, trying the next one when a card cannot be played, the first target offered,
+    the first option), and see the game through to its final table and result."""
+    child = spawn("play", "--seed", "12", "--sets", "base", "--max-rounds", "4", cwd=tmp_path)
+    child.expect(r"Seed: 12 \(replay with --seed 12\)\.")
+    card_tries, prompts = 1, 0
+    while True:
+        which = child.expect([CARD, TARGET, NUMBER_RANGE, NUMBERED, pexpect.EOF])
+        if which == 4:
+            break
+        prompts += 1
+        assert prompts < 200, "the game keeps asking"
+        if which == 0:
+            refused = "cannot be played now: it needs" in child.before
+            card_tries = card_tries + 1 if refused else 1
+            child.sendline(str(card_tries))
+        elif which == 1:
+            child.sendline(child.match.group(1).split(",")[0].strip())
+        elif which == 2:
+            child.sendline(child.match.group(1))
+        else:
+            child.sendline("1")
+    child.close()
+    assert child.exitstatus == 0
+    assert prompts >= 4, "a human plays at least one card a round"
+    screen = child.before
+    assert "Final table" in screen
+    last = screen.strip().splitlines()[-1]
+    assert re.search(r"won|Draw|Everyone lost", last), last
+    assert "Traceback" not in screen
+
+
+def test_ctrl_c_at_a_prompt_stops_the_game_cleanly_with_exit_code_130(tmp_path):
+    """Ctrl-C ends the game cleanly: a closing line, an offer to save it, exit code 130 and
+    no traceback."""
+    child = spawn("play", "--seed", "3", "--sets", "base", cwd=tmp_path)
+    child.expect(CARD)
+    child.sendintr()
+    child.expect(r"Game stopped in round 1\. Seed 3\.")
+    child.expect(SAVE)
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in child.before
+    assert list(tmp_path.iterdir()) == []
