@@ -11,10 +11,12 @@ app = typer.Typer(
     name="spoiler",
     help="Spoiler: the card game where everyone plays at once and priority decides. "
          "Play against bots or friends, and add card sets with pip.",
-    no_args_is_help=True,
-    rich_markup_mode="rich",
+    # Plain help: Typer's rich help imports a Markdown parser and costs twice its own
+    # start-up (see benchmarks/startup.py); output from the commands is rich as ever.
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
+    invoke_without_command=True,  # bare `spoiler` prints the help (see _root)
 )
 
 
@@ -26,10 +28,14 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="Show the version and exit."),
 ) -> None:
     """Spoiler: the card game where everyone plays at once and priority decides."""
+    if ctx.invoked_subcommand is None:  # plain help's no_args_is_help would exit 2 on stderr
+        typer.echo(ctx.get_help())
+        raise typer.Exit()
 
 
 from spoiler.cli import info  # noqa: E402  (registers its commands on app)

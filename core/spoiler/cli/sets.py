@@ -13,10 +13,18 @@ from spoiler.cli.common import console, err_console, fail, load_registry
 
 sets_app = typer.Typer(
     help="The card sets: every installed one, and checks for plugin authors.",
-    no_args_is_help=True,
-    rich_markup_mode="rich",
+    rich_markup_mode=None,
+    invoke_without_command=True,
 )
 app.add_typer(sets_app, name="sets")
+
+
+@sets_app.callback()
+def _sets(ctx: typer.Context) -> None:
+    """The card sets: every installed one, and checks for plugin authors."""
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit()
 
 STATUS_STYLE = {"ok": "green", "broken": "bold red", "disabled": "yellow"}
 CORE = "spoiler-game"
