@@ -59,7 +59,9 @@ class HumanAgent:
         self.console.print(Text(f"{me}'s turn. Everyone else, please look away.", style="bold"))
         self.screen.read(f"{me}, press Enter when only you can see the screen.")
         events = view.events
-        mine = [e for e in events[self._private_told:] if e.secret is not None]
+        # What only this player saw since their last turn (not the selection they just made).
+        mine = [e for e in events[self._private_told:]
+                if e.secret is not None and e.kind != "selected"]
         self._private_told = len(events)
         if mine:
             self.console.print(Text("Only you saw:", style="bold"))
