@@ -77,6 +77,10 @@ def shelf_only(monkeypatch):
     registry = plugins.load(environ={}, entry_points=[FakeEntryPoint("shelf", ShelfPlugin),
                                                       FakeEntryPoint("other", Other)])
     monkeypatch.setattr(common, "load_registry", lambda: registry)
+    # The console keeps the width it was made with: make it afresh, under this test's COLUMNS.
+    common.console.cache_clear()
+    yield
+    common.console.cache_clear()
 
 
 def cards(*args, width: int = 120):

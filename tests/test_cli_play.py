@@ -36,6 +36,11 @@ def registry():
 def builtin_plugins(monkeypatch, registry, tmp_path):
     monkeypatch.setattr(common, "load_registry", lambda: registry)
     monkeypatch.chdir(tmp_path)  # a stopped game is saved in the current directory
+    # The console is made once per process and keeps the width it was made with: make it
+    # afresh, under this test's COLUMNS.
+    common.console.cache_clear()
+    yield
+    common.console.cache_clear()
 
 
 def spoiler(*args, input: str | None = None):
