@@ -117,6 +117,16 @@ def _cause_id(cause) -> str | None:
     return card.id if card is not None else getattr(cause, "name", None)
 
 
+def _any_playable(hand: list, legal: dict) -> bool:
+    """Could any card in this hand be selected (``Game.playable``, stopping at the first)?"""
+    for card in hand:
+        kinds = card.targets
+        if not kinds or (legal[kinds[0]] if len(kinds) == 1
+                         else targets_possible([legal[k] for k in kinds])):
+            return True
+    return False
+
+
 def _find(hand: list, card) -> Card | None:
     """The card in hand that ``card`` (a Card, an id or a name) designates."""
     if isinstance(card, Card):
@@ -292,17 +302,19 @@ class Game:
 
     def _select(self) -> None:
         st = self.state
+        # What every seat sees alike, taken once: nothing changes while players choose.
         public = self._public_players()
+        table = self._table()
         plays: list[Play] = []
         for seat in st.priority:
             player = st.players[seat]
             if player.status is LOST or not player.hand:
                 continue
             legal = self.legal_targets(seat)
-            if not self.playable(seat, legal):
+            if not _any_playable(player.hand, legal):
                 self._emit("cannot_select", seat)
                 continue
-            plays.append(self._ask_agent(seat, public, legal))
+            plays.append(self._ask_agent(seat, public, legal, table))
         # Everyone has chosen: only now do the selected cards leave the hands.
         record = self.decisions[-1]["selections"]
         for play in plays:
@@ -315,11 +327,11 @@ class Game:
                        secret_to=self._only[play.player])
         st.plays = plays
 
-    def _ask_agent(self, seat: int, public: tuple, legal: dict) -> Play:
+    def _ask_agent(self, seat: int, public: tuple, legal: dict, table: tuple) -> Play:
         agent = self.seats[seat].agent
         error = None
         for _ in range(MAX_ATTEMPTS):
-            selection = agent.select(self.view(seat, error, public, legal))
+            selection = agent.select(self.view(seat, error, public, legal, table))
             try:
                 return self.check_selection(seat, selection)
             except IllegalChoice as exc:
@@ -342,7 +354,7 @@ class Game:
         if len(targets) != len(card.targets):
             want = ", ".join(t.description for t in card.targets) or "no target"
             raise IllegalChoice(f"{card.name} needs {want}")
-        if len(set(targets)) != len(targets):
+        if len(targets) > 1 and len(set(targets)) != len(targets):
             raise IllegalChoice(f"{card.name} needs different players as its targets")
         for target, kind in zip(targets, card.targets):
             if not (isinstance(target, int) and 0 <= target < len(st.players)):
@@ -495,18 +507,25 @@ class Game:
     def _public_players(self) -> tuple[PlayerInfo, ...]:
         st = self.state
         rank = self._rank or {s: i for i, s in enumerate(st.priority)}
-        return tuple(PlayerInfo(p.seat, p.name, p.status, len(p.hand), rank[p.seat] + 1,
-                                dict(p.counters)) for p in st.players)
+        return tuple([PlayerInfo(p.seat, p.name, p.status, len(p.hand), rank[p.seat] + 1,
+                                 dict(p.counters)) for p in st.players])
+
+    def _table(self) -> tuple[tuple, tuple]:
+        """The face-up table every view shows: the discard pile and the ongoing effects."""
+        st = self.state
+        return tuple(st.discard), tuple([(o.name, o.owner, o.rounds) for o in st.ongoing])
 
     def view(self, seat: int, error: str | None = None, public: tuple | None = None,
-             legal: dict | None = None) -> PlayerView:
-        """What ``seat`` may see now."""
+             legal: dict | None = None, table: tuple | None = None) -> PlayerView:
+        """What ``seat`` may see now (``public``, ``legal`` and ``table``: parts already
+        worked out for this moment, passed in so views of several seats share them)."""
         st = self.state
         player = st.players[seat]
+        discard, ongoing = table or self._table()
         return PlayerView(
             seat, st.round, tuple(player.hand), public or self._public_players(), len(st.deck),
-            tuple(st.discard), tuple([(o.name, o.owner, o.rounds) for o in st.ongoing]),
-            dict(player.known), self.card_names, error, partial(self.events_seen_by, seat),
+            discard, ongoing, dict(player.known), self.card_names, error,
+            partial(self.events_seen_by, seat),
             self.legal_targets(seat) if legal is None else legal)
 
     def events_seen_by(self, seat: int | None) -> tuple[Event, ...]:
@@ -669,7 +688,8 @@ class Game:
         elif isinstance(cause, Ongoing):
             effect.owner, effect.card = cause.owner, cause.card
         self.state.ongoing.append(effect)
-        self._rebuild_handlers()
+        for handler in _overridden(type(effect)):  # handler lists follow state.ongoing's order
+            self._handlers[handler].append(effect)
         self._emit("ongoing_added", effect.owner, cause, name=effect.name, text=effect.text,
                    rounds=effect.rounds)
 
@@ -678,16 +698,12 @@ class Game:
         if effect not in st.ongoing:
             return
         st.ongoing.remove(effect)
-        self._rebuild_handlers()
+        for handler in _overridden(type(effect)):
+            self._handlers[handler].remove(effect)
         if effect.keeps_card and effect.card is not None and effect.card in st.in_play:
             st.in_play.remove(effect.card)
             st.discard.append(effect.card)
         self._emit("ongoing_ended", effect.owner, effect, name=effect.name)
-
-    def _rebuild_handlers(self) -> None:
-        ongoing = self.state.ongoing
-        for handler, effects in self._handlers.items():
-            effects[:] = [o for o in ongoing if handler in _overridden(type(o))]
 
     def ask(self, seat: int, prompt: str, options, cause=None) -> str | None:
         """Ask a player (lost or not) to choose one of ``options``. A single option is
@@ -702,7 +718,8 @@ class Game:
             agent = self.seats[seat].agent
             error = None
             for _ in range(MAX_ATTEMPTS):
-                raw = agent.answer(self.view(seat, error), question)
+                # legal={}: an answer needs no target table (the view works it out if asked).
+                raw = agent.answer(self.view(seat, error, legal={}), question)
                 answer = next((o for o in options if o.lower() == str(raw).strip().lower()), None)
                 if answer is not None:
                     break
