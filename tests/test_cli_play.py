@@ -11,12 +11,13 @@ import os
 import re
 import subprocess
 import sys
+from importlib import metadata
 
 import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from spoiler import plugins
+from spoiler import hookimpl, plugins
 from spoiler.cards import ANOTHER_PLAYER, LOST_PLAYER, CardSet, NameACard, NameANumber
 from spoiler.cli import app, common
 from spoiler.cli.human import HumanAgent
@@ -197,6 +198,62 @@ def test_bad_options_give_a_one_line_error_and_exit_code_2(args, message):
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], result.stderr
+
+
+# -- a card whose code fails ------------------------------------------------------------------
+class Faulty:
+    """A plugin whose only card raises when it resolves."""
+
+    @staticmethod
+    @hookimpl
+    def spoiler_register_sets(register):
+        faulty = CardSet("faulty", "0.1.0")
+
+        @faulty.card
+        class Glitch:
+            text = "You win. (Its code is broken.)"
+            copies = 8
+
+            def main(play):
+                raise RuntimeError("oops")
+
+        register(faulty)
+
+
+class FakeEntryPoint:
+    dist = None
+
+    def __init__(self, name, plugin):
+        self.name, self.plugin = name, plugin
+
+    def load(self):
+        return self.plugin
+
+
+@pytest.fixture
+def with_faulty_set(monkeypatch):
+    builtins = [ep for ep in metadata.entry_points(group=plugins.GROUP)
+                if ep.name in ("base", "bots")]
+    registry = plugins.load(environ={}, entry_points=[*builtins, FakeEntryPoint("faulty", Faulty)])
+    monkeypatch.setattr(common, "load_registry", lambda: registry)
+
+
+def test_a_failing_card_fizzles_and_the_game_goes_on(with_faulty_set):
+    """Ruling 11: a card whose effect fails fizzles; the log says why and the game goes on."""
+    result = spoiler("--bots", 2, "--sets", "faulty", "--seed", 1, "--max-rounds", 2)
+    assert result.exit_code == 0
+    assert "Ada's Glitch fizzled: its effect failed (RuntimeError: oops) and does nothing." \
+        in " ".join(result.stdout.split())
+    assert "Draw: the round limit of 2 was reached with no winner." in result.stdout
+
+
+def test_strict_stops_the_game_at_the_first_failing_card_with_exit_code_1(with_faulty_set):
+    """`--strict`: the first card that fails stops the game with a one-line error, exit 1."""
+    result = spoiler("--bots", 2, "--sets", "faulty", "--seed", 1, "--strict")
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert lines == ["Error: --strict: faulty:glitch: RuntimeError: oops"]
+    assert "Traceback" not in result.output
 
 
 # -- the human agent's prompts, on hand-built tables ----------------------------------------
