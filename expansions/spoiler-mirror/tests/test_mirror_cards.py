@@ -140,6 +140,17 @@ def test_decoy_cancels_the_first_card_another_player_plays_that_targets_you():
     assert game.status(0) is Status.LOST
 
 
+def test_decoy_is_not_spent_on_a_card_another_decoy_already_cancelled():
+    """Decoy: "the first card another player plays that targets you is cancelled" — a card
+    already cancelled is not played, so B's Decoy still waits for the next one."""
+    game = mirror_table([["Blank"], ["Pair"], ["Decoy"], ["Decoy"], ["Doom"]])
+    play_round(game, {0: ("Blank",), 1: ("Pair", (2, 3)), 2: ("Decoy",), 3: ("Decoy",),
+                      4: ("Doom", 3)})
+    cancelled = [e.seat for e in game.state.log if e.kind == "cancelled"]
+    assert cancelled == [1, 4]
+    assert game.status(2) is Status.IN_PLAY and game.status(3) is Status.IN_PLAY
+
+
 def test_misdirection_sends_the_card_to_a_player_of_your_choice():
     """Misdirection: "the first card another player plays that targets you targets a player
     of your choice instead (not you, nor that card's player)." """

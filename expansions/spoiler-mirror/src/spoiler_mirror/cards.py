@@ -24,32 +24,38 @@ CRYSTAL_HEART = "mirror:crystal-heart"
 
 
 def _targets_owner(effect: Ongoing, play) -> bool:
-    """Is this a card another player plays that targets the effect's owner?"""
-    return play.player != effect.owner and effect.owner in play.targets
+    """Is this a card another player plays that targets the effect's owner (and that
+    nothing has cancelled yet)?"""
+    return not play.cancelled and play.player != effect.owner and effect.owner in play.targets
 
 
-# -- ongoing effects: each ends itself the first time it acts ---------------------------------
-class DecoyEffect(Ongoing):
+# -- ongoing effects: each acts once, then is spent until the round ends ----------------------
+# (Spent rather than ended at once: the engine is still walking its list of handlers.)
+class OnceEffect(Ongoing):
+    spent = False
+
+
+class DecoyEffect(OnceEffect):
     name = "Decoy"
     text = "This round, the first card another player plays that targets its owner is cancelled."
     rounds = 1
 
     def before_play(self, play):
-        if _targets_owner(self, play):
-            self.end()
+        if not self.spent and _targets_owner(self, play):
+            self.spent = True
             self.cancel(play)
 
 
-class MisdirectionEffect(Ongoing):
+class MisdirectionEffect(OnceEffect):
     name = "Misdirection"
     text = ("This round, the first card another player plays that targets its owner targets "
             "a player of the owner's choice instead.")
     rounds = 1
 
     def before_play(self, play):
-        if not _targets_owner(self, play):
+        if self.spent or not _targets_owner(self, play):
             return
-        self.end()
+        self.spent = True
         slot = play.targets.index(self.owner)
         kind = play.acting_as.targets[slot] if slot < len(play.acting_as.targets) else None
         players = self.game.state.players
@@ -63,7 +69,7 @@ class MisdirectionEffect(Ongoing):
             self.redirect(play, tuple(seat if t == self.owner else t for t in play.targets))
 
 
-class SmokeEffect(Ongoing):
+class SmokeEffect(OnceEffect):
     name = "Smoke and Mirrors"
     text = "This round, the first card of the named name that another player plays is cancelled."
     rounds = 1
@@ -72,12 +78,13 @@ class SmokeEffect(Ongoing):
         super().__init__(card_name=card_name)
 
     def before_play(self, play):
-        if play.player != self.owner and play.card.name == self.card_name:
-            self.end()
+        if (not self.spent and not play.cancelled and play.player != self.owner
+                and play.card.name == self.card_name):
+            self.spent = True
             self.cancel(play)
 
 
-class ScapegoatEffect(Ongoing):
+class ScapegoatEffect(OnceEffect):
     name = "Scapegoat"
     text = "This round, the first time its owner would lose, the scapegoat loses instead."
     rounds = 1
@@ -86,14 +93,14 @@ class ScapegoatEffect(Ongoing):
         super().__init__(scapegoat=scapegoat)
 
     def would_lose(self, seat, cause):
-        if seat != self.owner:
+        if self.spent or seat != self.owner:
             return False
-        self.end()
+        self.spent = True
         self.lose(self.scapegoat)
         return True
 
 
-class MartyrEffect(Ongoing):
+class MartyrEffect(OnceEffect):
     name = "Martyr"
     text = "This round, the first time the protected player would lose, its owner loses instead."
     rounds = 1
@@ -102,14 +109,14 @@ class MartyrEffect(Ongoing):
         super().__init__(protected=protected)
 
     def would_lose(self, seat, cause):
-        if seat != self.protected:
+        if self.spent or seat != self.protected:
             return False
-        self.end()
+        self.spent = True
         self.lose(self.owner)
         return True
 
 
-class EnvyEffect(Ongoing):
+class EnvyEffect(OnceEffect):
     name = "Envy"
     text = "This round, the first time the envied player would win, its owner wins instead."
     rounds = 1
@@ -118,23 +125,23 @@ class EnvyEffect(Ongoing):
         super().__init__(envied=envied)
 
     def would_win(self, seat, cause):
-        if seat != self.envied:
+        if self.spent or seat != self.envied:
             return False
-        self.end()
+        self.spent = True
         self.win(self.owner)
         return True
 
 
-class LastStandEffect(Ongoing):
+class LastStandEffect(OnceEffect):
     name = "Last Stand"
     text = ("This round, the first time its owner would lose while holding cards, they "
             "discard their whole hand instead.")
     rounds = 1
 
     def would_lose(self, seat, cause):
-        if seat != self.owner or not self.hand(seat):
+        if self.spent or seat != self.owner or not self.hand(seat):
             return False
-        self.end()
+        self.spent = True
         for card in self.hand(seat):
             self.discard(seat, card)
         return True
