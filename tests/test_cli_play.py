@@ -374,6 +374,19 @@ def test_a_question_is_answered_by_number_or_by_text():
     assert "Please answer with a number from 1 to 2, or one of the names shown." in shown
 
 
+def test_options_that_are_numbers_are_typed_as_themselves():
+    """A question whose options are numbers takes the number itself, never a position in
+    the list (so "1" means 1 even when 1 is listed last)."""
+    game = table([prompt_cards()], hands=[["Stone"], ["Stone"]], deck=["Stone"] * 4)
+    screen = human_at(game, 1, answers("4", "1"))
+    question = Question("Count: name a number", ("3", "2", "1"), "prompts:count")
+    assert game.seats[1].agent.answer(game.view(1), question) == "1"
+    shown = screen.getvalue()
+    assert "Count asks you: name a number" in shown
+    assert "Your answer? [3, 2, 1]" in shown
+    assert "Please answer with one of: 3, 2, 1." in shown
+
+
 def test_a_selection_the_engine_refused_is_explained():
     """When the engine refuses a selection, the view's error is shown before asking again."""
     game = table([prompt_cards()], hands=[["Stone"], ["Stone"]], deck=["Stone"] * 4)

@@ -16,6 +16,7 @@ CARD = r"Play which card\? \[1-(\d+)\]"
 TARGET = r"Target\? \[([\d, ]+)\]"
 NUMBER_RANGE = r"\? \[(\d+)-(\d+)\]"
 NUMBERED = r"\? \[1-(\d+)\]"
+LISTED = r"\? \[(\d+)(?:, \d+)+\]"  # options that are numbers, typed as themselves
 SAVE = r"to resume later\? \[Y/n\]"
 
 
@@ -37,8 +38,8 @@ def test_a_whole_game_in_a_terminal_played_as_a_person_would(tmp_path):
     child.expect(r"Seed: 12 \(replay with --seed 12\)\.")
     card_tries, prompts = 1, 0
     while True:
-        which = child.expect([CARD, TARGET, NUMBER_RANGE, NUMBERED, pexpect.EOF])
-        if which == 4:
+        which = child.expect([CARD, TARGET, NUMBER_RANGE, NUMBERED, LISTED, pexpect.EOF])
+        if which == 5:
             break
         prompts += 1
         assert prompts < 200, "the game keeps asking"
@@ -48,7 +49,7 @@ def test_a_whole_game_in_a_terminal_played_as_a_person_would(tmp_path):
             child.sendline(str(card_tries))
         elif which == 1:
             child.sendline(child.match.group(1).split(",")[0].strip())
-        elif which == 2:
+        elif which in (2, 4):
             child.sendline(child.match.group(1))
         else:
             child.sendline("1")

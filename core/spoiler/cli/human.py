@@ -43,8 +43,11 @@ class HumanAgent:
         if view.error:
             self._refused(f"That answer was refused: {view.error}.")
         asker = self.screen.game.cards_by_id.get(question.cause)
+        prompt = question.prompt
+        if asker is not None and prompt.lower().startswith(asker.name.lower() + ":"):
+            prompt = prompt[len(asker.name) + 1:].strip()  # "Standoff asks you: name a …"
         source = f"{asker.name} asks you" if asker is not None else "A question for you"
-        self.console.print(Text(f"{source}: {question.prompt}", style="bold"))
+        self.console.print(Text(f"{source}: {prompt}", style="bold"))
         answer = self._pick(list(question.options), list(question.options), "Your answer?")
         self._stand_up()
         return answer
@@ -118,6 +121,13 @@ class HumanAgent:
         if len(values) == 1:
             self.console.print(Text(f"  {labels[0]} (the only choice)"))
             return values[0]
+        if all(label.isdigit() for label in labels):
+            # Options that are numbers are typed as themselves, never as a position.
+            while True:
+                answer = self.screen.read(f"{prompt} [{', '.join(labels)}]")
+                if answer in labels:
+                    return values[labels.index(answer)]
+                self._refused(f"Please answer with one of: {', '.join(labels)}.")
         items = [Text(f"{n}) {label}") for n, label in enumerate(labels, 1)]
         self.console.print(Columns(items, padding=(0, 3)) if len(items) > 6
                            else Text("  " + "   ".join(str(i) for i in items)))
