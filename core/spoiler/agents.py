@@ -30,13 +30,16 @@ class RandomAgent:
 
     def select(self, view: PlayerView) -> Selection:
         rng = self.rng
+        legal_targets = view.legal_targets
         options = []
         for card in view.hand:
-            targets = view.legal_targets(card)
+            targets = legal_targets(card)
             if targets_possible(targets):
                 options.append((card, targets))
         card, targets = options[rng.randrange(len(options))]
-        if len(targets) == 1:  # the usual case; draws from the RNG exactly as sample(seats, 1)
+        if not targets:
+            chosen = ()
+        elif len(targets) == 1:  # the usual case; draws from the RNG exactly as sample(seats, 1)
             seats = targets[0]
             chosen = (seats[rng.randrange(len(seats))],)
         else:
