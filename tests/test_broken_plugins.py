@@ -15,8 +15,11 @@ import pytest
 from typer.testing import CliRunner
 
 from spoiler import hookimpl, plugins
-from spoiler.cards import CardSet
+from spoiler.cards import ANOTHER_PLAYER, CardSet, Ongoing
 from spoiler.cli import app
+from spoiler.engine import CardError
+from spoiler.state import Status
+from spoiler.testing import play_round, table
 
 
 class Dist:
@@ -222,3 +225,95 @@ def test_spoiler_plugins_lists_a_broken_plugin_with_its_reason(broken):
     assert rows[name]["status"] == "broken" and rows[name]["error"] == reason
     assert rows[name]["distribution"] == f"spoiler-{name}" and rows[name]["version"] == "0.3.1"
     assert rows["base"]["status"] == "ok"
+
+
+# -- effects that fail during a game ---------------------------------------------------------
+class BrittleShield(Ongoing):
+    name = "Brittle Shield"
+    text = "This round, nothing can make its owner lose. (Its code is broken.)"
+
+    def would_lose(self, seat, cause):
+        raise KeyError("shield strength")
+
+
+class Bodyguard(Ongoing):
+    name = "Bodyguard"
+    text = "This round, the first time anyone would lose, the bodyguards all stand down."
+
+    def would_lose(self, seat, cause):
+        for effect in list(self.game.state.ongoing):
+            effect.end()
+        return False
+
+
+class Lookout(Ongoing):
+    name = "Lookout"
+    text = "This round, the first time anyone would lose, the lookout leaves."
+
+    def would_lose(self, seat, cause):
+        self.end()
+        return False
+
+
+class Aegis(Ongoing):
+    name = "Aegis"
+    text = "This round, nothing can make its owner lose."
+
+    def would_lose(self, seat, cause):
+        return seat == self.owner
+
+
+def brittle_set() -> CardSet:
+    brittle = CardSet("brittle", "0.1.0")
+    brittle.card(type("Pebble", (), {"text": "No effect.", "copies": 6}))
+    brittle.card(type("Shield", (), {
+        "text": "At Beginning of Round: this round, nothing can make you lose.",
+        "at_beginning": lambda play: play.add_ongoing(BrittleShield())}))
+    brittle.card(type("Guard", (), {
+        "text": "At Beginning of Round: stand guard.",
+        "at_beginning": lambda play: play.add_ongoing(Bodyguard())}))
+    brittle.card(type("Lookout", (), {
+        "text": "At Beginning of Round: keep a lookout.",
+        "at_beginning": lambda play: play.add_ongoing(Lookout())}))
+    brittle.card(type("Aegis", (), {
+        "text": "At Beginning of Round: this round, nothing can make you lose.",
+        "at_beginning": lambda play: play.add_ongoing(Aegis())}))
+    brittle.card(type("Doom", (), {"text": "Choose another player. They lose.", "copies": 2,
+                                   "target": ANOTHER_PLAYER,
+                                   "main": lambda play: play.lose(play.target)}))
+    return brittle
+
+
+def test_an_ongoing_effect_that_raises_when_asked_about_a_loss_fizzles():
+    """"A card whose effect raises during a game: the play fizzles, the event log says why and
+    names the set, and the game goes on." This holds for an ongoing effect's would_lose too:
+    it prevents nothing."""
+    game = table([brittle_set()], [["Shield"], ["Doom"]], priority=[0, 1], strict=False)
+    events = play_round(game, {0: ("Shield",), 1: ("Doom", 0)})
+    fizzled = [e for e in events if e.kind == "fizzled"]
+    assert [(e.data["set"], e.data["error"]) for e in fizzled] == [("brittle", "KeyError: 'shield strength'")]
+    assert game.status(0) is Status.LOST
+
+
+def test_an_ongoing_effect_that_raises_stops_a_strict_game():
+    """--strict: the failing effect is an error, naming the card."""
+    game = table([brittle_set()], [["Shield"], ["Doom"]], priority=[0, 1], strict=True)
+    with pytest.raises(CardError, match="brittle:shield: KeyError"):
+        play_round(game, {0: ("Shield",), 1: ("Doom", 0)})
+
+
+def test_an_effect_ended_by_an_earlier_handler_is_not_asked():
+    """An ongoing effect that another effect's handler ended is over: it is not asked about
+    the loss that ended it (the engine walks a copy of its handlers, skipping ended effects)."""
+    game = table([brittle_set()], [["Guard"], ["Shield"], ["Doom"]], priority=[0, 1, 2],
+                 strict=True)  # strict: asking the Brittle Shield would raise
+    play_round(game, {0: ("Guard",), 1: ("Shield",), 2: ("Doom", 1)})
+    assert game.status(1) is Status.LOST
+
+
+def test_an_effect_that_ends_itself_does_not_hide_the_next_one():
+    """An ongoing effect that ends itself while asked about a loss does not make the engine
+    skip the next effect: the Aegis after the Lookout still prevents the loss."""
+    game = table([brittle_set()], [["Lookout"], ["Aegis"], ["Doom"]], priority=[0, 1, 2])
+    play_round(game, {0: ("Lookout",), 1: ("Aegis",), 2: ("Doom", 1)})
+    assert game.status(1) is Status.IN_PLAY

@@ -404,7 +404,7 @@ class Game:
             return
         if "spoiler_before_play" in self.hooks:
             self._hook("spoiler_before_play", game=self, play=play)
-        for effect in self._handlers["before_play"]:
+        for effect in self._live("before_play"):
             self._run(effect, effect.before_play, play)
         if play.cancelled:
             return
@@ -416,7 +416,7 @@ class Game:
             self._run(play, main, play)
         if "spoiler_after_play" in self.hooks:
             self._hook("spoiler_after_play", game=self, play=play)
-        for effect in self._handlers["after_play"]:
+        for effect in self._live("after_play"):
             self._run(effect, effect.after_play, play)
 
     def _run(self, source, fn: Callable, *args) -> None:
@@ -434,6 +434,22 @@ class Game:
                        source, card=card.id if card else None,
                        set=card.set_name if card else None,
                        error=f"{type(exc).__name__}: {exc}")
+
+    def _live(self, handler: str):
+        """The effects with this handler, walked over a copy because handlers may add or end
+        effects: one ended by an earlier handler is skipped, one added joins from the next
+        event on."""
+        effects = self._handlers[handler]
+        if not effects:
+            return ()
+        return (e for e in list(effects) if e in self.state.ongoing)
+
+    def _prevents(self, effect: Ongoing, handler: Callable, seat: int, cause) -> bool:
+        """Does an ongoing effect prevent a loss or a win? One that raises fizzles like any
+        effect, and prevents nothing."""
+        answers = []
+        self._run(effect, lambda: answers.append(handler(seat, cause)))
+        return bool(answers and answers[0])
 
     def _clear_table(self) -> None:
         st = self.state
@@ -537,8 +553,8 @@ class Game:
     # ==========================================================================================
     def lose(self, seat: int, cause=None) -> bool:
         """One step down the ladder (won -> in play -> lost). False if something prevented it."""
-        for effect in self._handlers["would_lose"]:
-            if effect.would_lose(seat, cause):
+        for effect in self._live("would_lose"):
+            if self._prevents(effect, effect.would_lose, seat, cause):
                 self._emit("loss_prevented", seat, effect, by=effect.name)
                 return False
         if "spoiler_would_lose" in self.hooks and self._hook(
@@ -553,8 +569,8 @@ class Game:
 
     def win(self, seat: int, cause=None) -> bool:
         """One step up the ladder (lost -> in play -> won). False if something prevented it."""
-        for effect in self._handlers["would_win"]:
-            if effect.would_win(seat, cause):
+        for effect in self._live("would_win"):
+            if self._prevents(effect, effect.would_win, seat, cause):
                 self._emit("win_prevented", seat, effect, by=effect.name)
                 return False
         if "spoiler_would_win" in self.hooks and self._hook(
@@ -586,7 +602,7 @@ class Game:
             self._emit("drew", seat, cause, secret={"card": card.id}, secret_to=self._only[seat])
             if "spoiler_card_drawn" in self.hooks:
                 self._hook("spoiler_card_drawn", game=self, seat=seat, card=card)
-            for effect in self._handlers["card_drawn"]:
+            for effect in self._live("card_drawn"):
                 self._run(effect, effect.card_drawn, seat, card)
         return drawn
 
@@ -600,7 +616,7 @@ class Game:
         self.state.discard.append(found)
         self._emit("discarded", seat, cause, card=found.id)
         self._hook("spoiler_card_discarded", game=self, seat=seat, card=found, cause=cause)
-        for effect in self._handlers["card_discarded"]:
+        for effect in self._live("card_discarded"):
             self._run(effect, effect.card_discarded, seat, found, cause)
         return True
 
@@ -616,7 +632,7 @@ class Game:
                    secret_to=frozenset((giver, receiver)))
         self._hook("spoiler_card_given", game=self, giver=giver, receiver=receiver, card=found,
                    cause=cause)
-        for effect in self._handlers["card_given"]:
+        for effect in self._live("card_given"):
             self._run(effect, effect.card_given, giver, receiver, found, cause)
         return True
 
