@@ -449,10 +449,11 @@ def test_truncated_records_are_refused_at_every_offset(tmp_path, request, record
     none changes the file"."""
     whole = request.getfixturevalue(record)
     path = tmp_path / "game.toml"
-    offsets = sorted(set(range(0, len(whole), max(1, len(whole) // 120)))
-                     | {i + 1 for i, b in enumerate(whole) if b == ord("\n")})
-    offsets.remove(len(whole))  # the whole file is not a truncation
-    for offset in offsets:
+    offsets = (set(range(0, len(whole), max(1, len(whole) // 120)))
+               | {i + 1 for i, b in enumerate(whole) if b == ord("\n")})
+    # Neither the whole file nor the whole file but its final newline is a truncation.
+    offsets -= {len(whole), len(whole) - 1}
+    for offset in sorted(offsets):
         path.write_bytes(whole[:offset])
         before = snapshot(path)
         assert_refused(cli("replay", path))
