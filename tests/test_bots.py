@@ -164,6 +164,22 @@ def test_bots_views_hold_only_their_own_secrets():
             assert event.secret is None or view.seat in event.secret_to
 
 
+def test_greedy_never_makes_an_illegal_selection():
+    """Every selection the greedy bot makes passes the rules' check the first time: no view
+    it receives carries an error, in games of 2 to 8 players."""
+    errors = []
+
+    class Checked(GreedyAgent):
+        def select(self, view):
+            errors.append(view.error)
+            return super().select(view)
+
+    for seed in range(40):
+        players = 2 + seed % 7
+        Game([base], [Seat(f"P{i}", Checked(seed, i)) for i in range(players)], seed).play()
+    assert errors and set(errors) == {None}
+
+
 def test_bots_games_replay_exactly_from_their_seed():
     """Every game is reproducible from its seed: bots draw from their own seeded RNG."""
     for seed in (1, 2, 3):
