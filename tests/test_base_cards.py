@@ -178,7 +178,7 @@ def test_shield_nothing_can_make_you_lose_this_round():
 
 
 def test_shield_ruling_it_lasts_this_round_only():
-    """Ruling: the shield lasts through the At End of Round parts; next round it is gone."""
+    """Ruling: the shield is up before any mid-round card resolves, and is gone next round."""
     game = table([base], [["Supply", "Assassin"], ["Shield", "Supply"]], deck=DECK, priority=[0, 1])
     play_round(game, {0: "Supply", 1: "Shield"})
     assert game.state.ongoing == []

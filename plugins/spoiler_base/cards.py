@@ -132,8 +132,7 @@ class Shield:
     text = "At Beginning of Round: until the end of this round, nothing can make you lose."
     copies = 3
     rulings = (
-        "The shield is up before any mid-round card resolves, and lasts through the "
-        "At End of Round parts.",
+        "The shield is up before any mid-round card resolves, and is gone next round.",
         "A Spoiler that cancels Shield comes too late: the shield is already up.",
     )
 
