@@ -238,9 +238,11 @@ def _register(registry: Registry, info: PluginInfo, plugin) -> None:
     info.hooks = sorted(hc.name for hc in pm.get_hookcallers(plugin) or [])
 
 
-def _call_one(impl, **kwargs):
-    """Call one plugin's implementation of a content hook, with the arguments it takes."""
-    return impl.function(**{k: v for k, v in kwargs.items() if k in impl.argnames})
+def _call_one(pm: pluggy.PluginManager, hook: str, impl, **kwargs):
+    """Call one plugin's implementation of a content hook (through pluggy, so that
+    SPOILER_TRACE_HOOKS sees it), so that its failure is that plugin's alone."""
+    others = [p for p in pm.get_plugins() if p is not impl.plugin]
+    return pm.subset_hook_caller(hook, others)(**kwargs)
 
 
 def _mark_broken(registry: Registry, name: str, error: str) -> None:
@@ -261,7 +263,7 @@ def _collect_sets(registry: Registry) -> None:
         info = registry.plugins[impl.plugin_name]
         found: list = []
         try:
-            _call_one(impl, register=found.append)
+            _call_one(registry.pm, "spoiler_register_sets", impl, register=found.append)
             for card_set in found:
                 _check_set(card_set, taken, info)
         except Exception as exc:
@@ -316,7 +318,7 @@ def _collect_agents(registry: Registry) -> None:
             _found[kind] = AgentKind(kind, factory, description, name)
 
         try:
-            _call_one(impl, register=register)
+            _call_one(registry.pm, "spoiler_register_agents", impl, register=register)
         except Exception as exc:
             _mark_broken(registry, name, _one_line(exc) if not isinstance(exc, _SetProblem) else str(exc))
             continue
