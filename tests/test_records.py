@@ -10,6 +10,8 @@ from __future__ import annotations
 import io
 import os
 import random
+import re
+import sys
 import tomllib
 from pathlib import Path
 
@@ -17,9 +19,10 @@ import pytest
 import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 from typer.testing import CliRunner
 
-from spoiler import plugins, records
+from spoiler import __version__, plugins, records
 from spoiler.cli import app, common
 from spoiler.cli.records import save_stopped
 from spoiler.cli.screen import Screen
@@ -96,11 +99,11 @@ def test_a_record_holds_the_seed_sets_players_options_decisions_and_result(regis
     game = bots_game(registry, seed=3, kind="greedy")
     data = tomllib.loads(play_recorded(registry, game).dumps())
     assert data["format"] == records.FORMAT
-    assert data["spoiler_game"] == __import__("spoiler").__version__
+    assert data["spoiler_game"] == __version__
     assert data["seed"] == 3
     assert data["options"] == {"max_rounds": 100, "strict": False}
     assert {"name": "base", "version": "1.0.0", "distribution": "spoiler-game",
-            "distribution_version": __import__("spoiler").__version__} in data["sets"]
+            "distribution_version": __version__} in data["sets"]
     assert data["players"] == [{"name": f"Bot{i}", "kind": "greedy"} for i in range(4)]
     assert [r["round"] for r in data["rounds"]] == list(range(1, game.round + 1))
     first = data["rounds"][0]["selections"][0]
@@ -343,7 +346,7 @@ def test_a_stopped_game_is_not_saved_when_the_player_says_no(tmp_path, monkeypat
     game.play_round()
     recorder.round_played(game)
     out = io.StringIO()
-    screen = Screen(__import__("rich.console").console.Console(file=out), stdin=io.StringIO("n\n"))
+    screen = Screen(Console(file=out), stdin=io.StringIO("n\n"))
     save_stopped(recorder, screen)
     assert "Save the 1 whole round(s) played to spoiler-2.toml" in out.getvalue()
     assert os.listdir(tmp_path) == []
@@ -636,3 +639,70 @@ def test_the_records_doc_describes_every_field_a_record_has(registry):
 
     missing = {f for f in fields(record.to_toml()) if f"`{f}`" not in text}
     assert not missing
+
+
+# ==============================================================================================
+# In a real terminal
+# ==============================================================================================
+def terminal(*args: str, cwd: Path):
+    pexpect = pytest.importorskip("pexpect")
+    script = Path(sys.executable).with_name("spoiler")
+    command, argv = ((str(script), list(args)) if script.exists() else
+                     (sys.executable, ["-c", "from spoiler.cli import main; main()", *args]))
+    env = {**os.environ, **BUILTINS_ONLY, "TERM": "xterm", "NO_COLOR": "1"}
+    return pexpect.spawn(command, argv, cwd=str(cwd), env=env, encoding="utf-8",
+                         dimensions=(40, 100), timeout=20)
+
+
+def answer_everything(child, until: str | None = None) -> None:
+    """Answer every prompt as a person would (the first card that can be played, the first
+    target, the first option), until ``until`` appears or the program ends."""
+    EOF = pytest.importorskip("pexpect").EOF
+    patterns = [r"Play which card\? \[1-\d+\]", r"Target\? \[(\d+)", r"\? \[(\d+)-\d+\]",
+                r"\? \[1-\d+\]", r"\? \[(\d+)(?:, \d+)+\]", EOF]
+    if until is not None:
+        patterns.append(until)
+    tries = 1
+    for _ in range(300):
+        which = child.expect(patterns)
+        if which >= 5:
+            return
+        if which == 0:
+            tries = tries + 1 if "cannot be played now" in child.before else 1
+            child.sendline(str(tries))
+        elif which in (1, 2, 4):
+            child.sendline(child.match.group(1))
+        else:
+            child.sendline("1")
+    raise AssertionError("the game keeps asking")
+
+
+def test_quit_with_ctrl_c_save_resume_finish_and_replay_in_a_terminal(tmp_path):
+    """Issue 5, done when: "As a new user would try it: play …, quit mid-game, resume, finish,
+    replay the whole game and see the same end" — with Ctrl-C in a real terminal."""
+    EOF = pytest.importorskip("pexpect").EOF
+    child = terminal("play", "--seed", "12", cwd=tmp_path)
+    answer_everything(child, until=r"Round 2")
+    child.expect(r"Play which card\?")
+    child.sendintr()
+    child.expect(r"Save the 1 whole round\(s\) played to spoiler-12\.toml, to resume later\? \[Y/n\]")
+    child.sendline("")
+    child.expect(r"Saved to spoiler-12\.toml; continue with: spoiler resume spoiler-12\.toml")
+    child.expect(EOF)
+    child.close()
+    assert child.exitstatus == 130
+
+    child = terminal("resume", "spoiler-12.toml", cwd=tmp_path)
+    child.expect(r"That was round 1, where the record stopped\. The game goes on\.")
+    answer_everything(child)
+    child.close()
+    assert child.exitstatus == 0
+    end = child.before.strip().splitlines()[-2].strip()  # then "Saved to spoiler-12.toml."
+    assert re.search(r"won|Draw|Everyone lost", end), end
+
+    child = terminal("replay", "spoiler-12.toml", cwd=tmp_path)
+    child.expect(EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert child.before.strip().splitlines()[-1].strip() == end
+    assert "Traceback" not in child.before
