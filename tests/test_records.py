@@ -113,7 +113,7 @@ def test_a_record_holds_the_seed_sets_players_options_decisions_and_result(regis
     assert data["result"]["events"] == len(game.state.log)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), kind=st.sampled_from(["random", "greedy"]),
        players=st.integers(2, 8), max_rounds=st.sampled_from([3, 10, 100]))
 def test_any_recorded_bots_game_replays_to_the_same_event_log_and_result(
@@ -127,7 +127,7 @@ def test_any_recorded_bots_game_replays_to_the_same_event_log_and_result(
     assert again.result == game.result
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), kind=st.sampled_from(["random", "greedy"]),
        players=st.integers(2, 6), data=st.data())
 def test_a_game_saved_at_round_k_and_resumed_is_the_game_played_straight_through(
