@@ -272,6 +272,16 @@ def test_looking_glass_each_of_you_sees_the_others_hand():
     assert game.view(2).known == {}
 
 
+def test_mirror_rules_hold_only_in_games_with_mirror():
+    """Hand mirrors and crystal hearts are the set's rules: a game without Mirror never
+    calls them."""
+    from spoiler.plugins import load
+
+    registry = load(environ={"SPOILER_PLUGINS": "mirror"})
+    assert {"spoiler_before_play", "spoiler_would_lose"} <= set(registry.game_hooks(["base", "mirror"]))
+    assert not {"spoiler_before_play", "spoiler_would_lose"} & set(registry.game_hooks(["base"]))
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_mirror_plays_well_with_the_base_set_and_chrono(seed):
     """Random games of Mirror mixed with every other installed set keep the engine's
