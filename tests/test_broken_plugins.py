@@ -12,6 +12,8 @@ import json
 from importlib import metadata
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from spoiler import hookimpl, plugins
@@ -317,3 +319,48 @@ def test_an_effect_that_ends_itself_does_not_hide_the_next_one():
     game = table([brittle_set()], [["Lookout"], ["Aegis"], ["Doom"]], priority=[0, 1, 2])
     play_round(game, {0: ("Lookout",), 1: ("Aegis",), 2: ("Doom", 1)})
     assert game.status(1) is Status.IN_PLAY
+
+
+# -- isolation, whatever the mix and the order ------------------------------------------------
+def _plugin_of_kind(kind: str, name: str) -> FakeEntryPoint:
+    if kind == "ok":
+        class Fine:
+            @hookimpl
+            def spoiler_register_sets(self, register):
+                register(one_card_set(name))
+        return FakeEntryPoint(name, Fine())
+    if kind == "fails to import":
+        return FakeEntryPoint(name, error=ImportError(f"No module named 'spoiler_{name}'"))
+    if kind == "collides":
+        return FakeEntryPoint(name, CollidesWithBase())
+    if kind == "incompatible version":
+        class Future:
+            @hookimpl
+            def spoiler_register_sets(self, register):
+                register(one_card_set(name, api=">=9"))
+        return FakeEntryPoint(name, Future())
+    return FakeEntryPoint(name, {"hook raises": RaisesInContentHook,
+                                 "misspelt hook": MisspeltHook}[kind]())
+
+
+@given(kinds=st.lists(st.sampled_from(["ok", *BROKEN]), min_size=1, max_size=6),
+       order=st.randoms(use_true_random=False))
+@settings(max_examples=40, deadline=None)
+def test_each_plugin_loads_on_its_own_whatever_the_mix_and_order(kinds, order):
+    """Each installed entry point loads on its own: every good plugin's set is usable, every
+    broken one is reported once under its name, and the order entry points are listed in
+    changes nothing."""
+    names = [f"p{i}" for i in range(len(kinds))]
+    entry_points = [_plugin_of_kind(kind, name) for kind, name in zip(kinds, names)]
+    shuffled = list(entry_points)
+    order.shuffle(shuffled)
+    first = plugins.load({}, builtin_entry_points() + entry_points)
+    second = plugins.load({}, shuffled + builtin_entry_points())
+    for registry in (first, second):
+        assert sorted(registry.sets) == sorted(["base"] + [n for n, k in zip(names, kinds) if k == "ok"])
+        for name, kind in zip(names, kinds):
+            rows = [s for s in registry.set_infos if s.name == name]
+            assert len(rows) == 1
+            assert rows[0].status == ("ok" if kind == "ok" else "broken")
+    assert [s.as_dict() for s in sorted(first.set_infos, key=lambda s: s.name)] == \
+        [s.as_dict() for s in sorted(second.set_infos, key=lambda s: s.name)]
