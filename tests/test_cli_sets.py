@@ -176,6 +176,24 @@ def test_sets_validate_finds_an_effect_that_fails(installed):
     assert "ZeroDivisionError" in problems[0]["message"]
 
 
+def test_sets_validate_notes_a_card_no_game_played(installed):
+    """A card whose target can never be met is never played: validate notes it, without
+    failing (a rare card may simply not have come up)."""
+    from spoiler.cards import Target
+
+    hopeful = CardSet("hopeful", "0.1.0")
+    hopeful.card(type("Pebble", (), {"text": "No effect.", "copies": 6}))
+    hopeful.card(type("Wish", (), {"text": "Choose a ghost. Nothing happens.",
+                                   "target": Target("a ghost", lambda me, p: False)}))
+    installed(FakeEntryPoint("hopeful", SetPlugin(hopeful)))
+    result = run("sets", "validate", "hopeful", "--games", "3", "--seed", "1")
+    assert result.exit_code == 0
+    assert "Note: hopeful · Wish: never played in 3 games." in result.stdout
+    report = json.loads(run("sets", "validate", "hopeful", "--games", "3", "--seed", "1",
+                            "--json").stdout)
+    assert report["sets"][0]["unplayed"] == ["Wish"]
+
+
 def static_problems(**card) -> list[str]:
     card_set = CardSet("probe", "0.1.0")
     card_set.card(type("Probe", (), {"text": "No effect.", "copies": 1, **card}))

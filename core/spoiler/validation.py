@@ -55,6 +55,9 @@ class SetReport:
     rounds: int = 0
     draws: int = 0
     problems: list[Problem] = field(default_factory=list)
+    #: The set's cards that no game played: not a problem, but a card whose targets or
+    #: timing can never be met shows up here.
+    unplayed: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -201,6 +204,7 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
     card_sets = registry.card_sets(names)
     report = SetReport(set_name, len(card_set.cards))
     seen: set[tuple] = set()
+    played: set[str] = set()
 
     def found(problem: Problem) -> None:
         key = (problem.set, problem.card, problem.check, problem.message)
@@ -233,7 +237,9 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
                 stopped = True
                 break
             for event in game.state.log[start:]:
-                if event.kind == "fizzled":
+                if event.kind == "played":
+                    played.add(event.cause)
+                elif event.kind == "fizzled":
                     card = game.cards_by_id.get(event.data.get("card"))
                     found(Problem(event.data.get("set") or set_name, card.name if card else None,
                                   "fizzled", f"effect failed: {event.data.get('error')}", seed))
@@ -256,6 +262,8 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
         report.games += 1
         if progress is not None:
             progress()
+    if report.games:
+        report.unplayed = [c.name for c in card_set.cards if c.id not in played]
     return report
 
 

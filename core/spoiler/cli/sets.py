@@ -119,7 +119,8 @@ def validate_sets(
             "games": games,
             "seed": seed,
             "sets": [{"name": r.name, "cards": r.cards, "games": r.games, "rounds": r.rounds,
-                      "draws": r.draws, "problems": len(r.problems)} for r in reports],
+                      "draws": r.draws, "problems": len(r.problems), "unplayed": r.unplayed}
+                     for r in reports],
             "problems": [p.as_dict() for p in problems],
         })
     else:
@@ -140,6 +141,10 @@ def _print_validation(reports, problems, games: int) -> None:
         table.add_row(r.name, str(r.cards), str(r.games), avg, str(r.draws), mark)
     out = console()
     out.print(table)
+    for r in reports:
+        if r.unplayed:  # worth a look, not a failure
+            out.print(f"[dim]Note: {escape(r.name)} · {escape(', '.join(r.unplayed))}: never "
+                      f"played in {r.games} games.[/]", soft_wrap=True)
     for p in problems:
         out.print(f"[bold red]✗[/] {escape(p.describe())}", soft_wrap=True)
         if p.reproduce():
