@@ -20,10 +20,10 @@ from spoiler.views import PlayerInfo, PlayerView
 
 #: Every field of a PlayerView. A new field fails this test until it is checked below.
 VIEW_FIELDS = {"seat", "round", "hand", "players", "deck_size", "discard", "ongoing", "known",
-               "card_names", "error", "_events", "_legal"}
-#: The only fields that may hold cards: one's own hand, the face-up discard pile, and what
-#: one has been shown.
-CARD_FIELDS = {"hand", "discard", "known"}
+               "card_names", "playable", "error", "_seen", "_seen_upto", "_legal"}
+#: The only fields that may hold cards: one's own hand (and which of it is playable), the
+#: face-up discard pile, and what one has been shown.
+CARD_FIELDS = {"hand", "playable", "discard", "known"}
 
 
 def leaves(value):
@@ -89,7 +89,8 @@ class Spy:
 
         # No card, and no card id, anywhere but in the three fields allowed to hold cards.
         card_ids = {c.id for c in game.cards}
-        for f in VIEW_FIELDS - CARD_FIELDS - {"_events"}:
+        assert set(ids(view.playable)) <= set(ids(view.hand))
+        for f in VIEW_FIELDS - CARD_FIELDS - {"_seen"}:
             for leaf in leaves(getattr(view, f)):
                 assert not isinstance(leaf, Card), f"view.{f} holds a card"
                 assert leaf not in card_ids, f"view.{f} names card {leaf}"

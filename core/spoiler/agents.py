@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 
-from spoiler.cards import targets_possible
 from spoiler.engine import GameError
 from spoiler.views import PlayerView, Question, Selection
 
@@ -30,13 +29,8 @@ class RandomAgent:
 
     def select(self, view: PlayerView) -> Selection:
         rng = self.rng
-        legal_targets = view.legal_targets
-        options = []
-        for card in view.hand:
-            targets = legal_targets(card)
-            if targets_possible(targets):
-                options.append((card, targets))
-        card, targets = options[rng.randrange(len(options))]
+        card = view.playable[rng.randrange(len(view.playable))]
+        targets = view.legal_targets(card)
         if not targets:
             chosen = ()
         elif len(targets) == 1:  # the usual case; draws from the RNG exactly as sample(seats, 1)

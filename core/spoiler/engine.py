@@ -21,7 +21,7 @@ in this game implements are ever called, so a game without rule plugins pays not
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any, Callable
 
 from spoiler.cards import Card, CardSet, Ongoing, targets_possible
@@ -117,14 +117,11 @@ def _cause_id(cause) -> str | None:
     return card.id if card is not None else getattr(cause, "name", None)
 
 
-def _any_playable(hand: list, legal: dict) -> bool:
-    """Could any card in this hand be selected (``Game.playable``, stopping at the first)?"""
-    for card in hand:
-        kinds = card.targets
-        if not kinds or (legal[kinds[0]] if len(kinds) == 1
-                         else targets_possible([legal[k] for k in kinds])):
-            return True
-    return False
+def _playable(hand: list, legal: dict) -> list[Card]:
+    """The cards in this hand that have legal targets (``legal``: {target kind: seats})."""
+    return [card for card in hand
+            if not card.targets or (legal[card.targets[0]] if len(card.targets) == 1
+                                    else targets_possible([legal[k] for k in card.targets]))]
 
 
 def _find(hand: list, card) -> Card | None:
@@ -179,10 +176,14 @@ class Game:
         self._rank: dict[int, int] = {}
         self._order_version = 0
         self._handlers: dict[str, list[Ongoing]] = {h: [] for h in Ongoing.HANDLERS}
-        #: Legal target candidates by (target kind, seat), for the statuses in key None.
-        self._candidates: dict = {}
+        #: Legal target candidates: per seat, {target kind: seats}, for these statuses.
+        self._target_kinds = {kind for card in self.cards for kind in card.targets}
+        self._candidates: list[dict] = []
+        self._candidates_for: tuple | None = None
         #: {seat} for each seat: who may see their own secrets (shared, not rebuilt per event).
         self._only = tuple(frozenset((seat,)) for seat in range(len(seats)))
+        #: The log as each seat saw it (secrets not meant for them removed).
+        self._seen: list[list[Event]] = [[] for _ in seats]
         self._started = False
 
     # ==========================================================================================
@@ -235,8 +236,9 @@ class Game:
         self.start()
         st = self.state
         st.round += 1
-        self._order = list(st.priority)
-        self._reorder()
+        if self._order != st.priority:  # usually already set by the last shift
+            self._order = list(st.priority)
+            self._reorder()
         self.decisions.append({"round": st.round, "selections": {}, "answers": []})
         self._emit("round_started", order=list(st.priority))
         if "spoiler_round_start" in self.hooks:
@@ -274,64 +276,58 @@ class Game:
 
     # -- selection -----------------------------------------------------------------------------
     def legal_targets(self, seat: int) -> dict:
-        """For each kind of target on the cards in a player's hand, the seats they may choose.
+        """For each kind of target the game's cards use, the seats this player may choose.
 
-        A target kind sees only seats and statuses, so candidates are worked out once per
-        line-up of statuses and shared (the lists must not be changed)."""
+        A target kind sees only seats and statuses, so the table is worked out once per
+        line-up of statuses and shared (it must not be changed)."""
+        return self._legal_table()[seat]
+
+    def _legal_table(self) -> list[dict]:
         players = self.state.players
-        cache = self._candidates
         statuses = tuple([p.status for p in players])
-        if cache.get(None) != statuses:
-            cache.clear()
-            cache[None] = statuses
-        legal = {}
-        for card in players[seat].hand:
-            for kind in card.targets:
-                if kind not in legal:
-                    seats = cache.get((kind, seat))
-                    if seats is None:
-                        seats = cache[(kind, seat)] = kind.candidates(seat, players)
-                    legal[kind] = seats
-        return legal
+        if self._candidates_for != statuses:
+            self._candidates_for = statuses
+            self._candidates = [{kind: kind.candidates(me, players) for kind in self._target_kinds}
+                                for me in range(len(players))]
+        return self._candidates
 
-    def playable(self, seat: int, legal: dict | None = None) -> list[Card]:
+    def playable(self, seat: int) -> list[Card]:
         """The cards in a player's hand they could legally select now."""
-        legal = self.legal_targets(seat) if legal is None else legal
-        return [c for c in self.state.players[seat].hand
-                if targets_possible([legal[t] for t in c.targets])]
+        return _playable(self.state.players[seat].hand, self.legal_targets(seat))
 
     def _select(self) -> None:
         st = self.state
         # What every seat sees alike, taken once: nothing changes while players choose.
         public = self._public_players()
         table = self._table()
+        legal_table = self._legal_table()
         plays: list[Play] = []
         for seat in st.priority:
             player = st.players[seat]
             if player.status is LOST or not player.hand:
                 continue
-            legal = self.legal_targets(seat)
-            if not _any_playable(player.hand, legal):
+            legal = legal_table[seat]
+            playable = _playable(player.hand, legal)
+            if not playable:
                 self._emit("cannot_select", seat)
                 continue
-            plays.append(self._ask_agent(seat, public, legal, table))
+            plays.append(self._ask_agent(seat, public, legal, table, tuple(playable)))
         # Everyone has chosen: only now do the selected cards leave the hands.
         record = self.decisions[-1]["selections"]
         for play in plays:
             st.players[play.player].hand.remove(play.card)
-            record[play.player] = {"card": play.card.id, "targets": list(play.targets),
-                                   "info": play.info}
-            self._emit("selected", play.player,
-                       secret={"card": play.card.id, "targets": list(play.targets),
-                               "info": play.info},
-                       secret_to=self._only[play.player])
+            # The record and the event's secret are the same facts: one (unchanging) dict.
+            chosen = record[play.player] = {"card": play.card.id, "targets": list(play.targets),
+                                            "info": play.info}
+            self._emit("selected", play.player, secret=chosen, secret_to=self._only[play.player])
         st.plays = plays
 
-    def _ask_agent(self, seat: int, public: tuple, legal: dict, table: tuple) -> Play:
+    def _ask_agent(self, seat: int, public: tuple, legal: dict, table: tuple,
+                   playable: tuple) -> Play:
         agent = self.seats[seat].agent
         error = None
         for _ in range(MAX_ATTEMPTS):
-            selection = agent.select(self.view(seat, error, public, legal, table))
+            selection = agent.select(self.view(seat, error, public, legal, table, playable))
             try:
                 return self.check_selection(seat, selection)
             except IllegalChoice as exc:
@@ -380,7 +376,7 @@ class Game:
         while remaining:
             version = self._order_version
             rank = self._rank
-            remaining.sort(key=lambda it: (rank[it[0]], it[1]))
+            remaining.sort(key=lambda it: rank[it[0]] * 2 + it[1])
             while remaining and version == self._order_version:
                 yield remaining.pop(0)
 
@@ -511,6 +507,14 @@ class Game:
             cause = _cause_id(cause)
         event = Event(self.state.round, kind, seat, cause, data, secret, secret_to)
         self.state.log.append(event)
+        # Each seat's own log, kept as it goes, so a view never needs the whole log.
+        if secret is None:
+            for seen in self._seen:
+                seen.append(event)
+        else:
+            public = Event(event.round, kind, seat, cause, data)
+            for s, seen in enumerate(self._seen):
+                seen.append(event if s in secret_to else public)
         return event
 
     def _reorder(self) -> None:
@@ -524,7 +528,7 @@ class Game:
         st = self.state
         rank = self._rank or {s: i for i, s in enumerate(st.priority)}
         return tuple([PlayerInfo(p.seat, p.name, p.status, len(p.hand), rank[p.seat] + 1,
-                                 dict(p.counters)) for p in st.players])
+                                 dict(p.counters) if p.counters else {}) for p in st.players])
 
     def _table(self) -> tuple[tuple, tuple]:
         """The face-up table every view shows: the discard pile and the ongoing effects."""
@@ -532,21 +536,28 @@ class Game:
         return tuple(st.discard), tuple([(o.name, o.owner, o.rounds) for o in st.ongoing])
 
     def view(self, seat: int, error: str | None = None, public: tuple | None = None,
-             legal: dict | None = None, table: tuple | None = None) -> PlayerView:
-        """What ``seat`` may see now (``public``, ``legal`` and ``table``: parts already
-        worked out for this moment, passed in so views of several seats share them)."""
+             legal: dict | None = None, table: tuple | None = None,
+             playable: tuple | None = None) -> PlayerView:
+        """What ``seat`` may see now (``public``, ``legal``, ``table`` and ``playable``: parts
+        already worked out for this moment, passed in so views of several seats share them).
+        The view holds copies and this seat's own event list, never the game itself."""
         st = self.state
         player = st.players[seat]
         discard, ongoing = table or self._table()
+        seen = self._seen[seat]
+        legal = self.legal_targets(seat) if legal is None else legal
+        if playable is None:
+            playable = tuple(_playable(player.hand, legal))
         return PlayerView(
             seat, st.round, tuple(player.hand), public or self._public_players(), len(st.deck),
-            discard, ongoing, dict(player.known), self.card_names, error,
-            partial(self.events_seen_by, seat),
-            self.legal_targets(seat) if legal is None else legal)
+            discard, ongoing, dict(player.known), self.card_names, playable, error,
+            seen, len(seen), legal)
 
     def events_seen_by(self, seat: int | None) -> tuple[Event, ...]:
         """The log as one seat saw it (None: as a spectator who sees only public facts)."""
-        return tuple(e.seen_by(seat) for e in self.state.log)
+        if seat is None:
+            return tuple(e.seen_by(None) for e in self.state.log)
+        return tuple(self._seen[seat])
 
     # ==========================================================================================
     # Verbs (what card effects, ongoing effects and plugins may do)
@@ -735,7 +746,7 @@ class Game:
             error = None
             for _ in range(MAX_ATTEMPTS):
                 # legal={}: an answer needs no target table (the view works it out if asked).
-                raw = agent.answer(self.view(seat, error, legal={}), question)
+                raw = agent.answer(self.view(seat, error), question)
                 answer = next((o for o in options if o.lower() == str(raw).strip().lower()), None)
                 if answer is not None:
                     break

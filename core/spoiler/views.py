@@ -55,9 +55,14 @@ class PlayerView:
     ongoing: tuple[tuple[str, int, int | None], ...]  # (effect name, owner seat, rounds left)
     known: dict  # seat -> (round seen, cards shown to me)
     card_names: tuple[str, ...]
+    #: The cards in the hand that may be selected now (all of them have legal targets).
+    playable: tuple = ()
     #: Problem with this seat's previous answer, when it is being asked again.
     error: str | None = None
-    _events: object = field(default=None, repr=False)
+    #: The events this seat has seen (its own list, kept by the engine) and how many of them
+    #: had happened when this view was taken.
+    _seen: list = field(default_factory=list, repr=False)
+    _seen_upto: int = field(default=0, repr=False)
     _legal: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -66,8 +71,8 @@ class PlayerView:
 
     @property
     def events(self) -> tuple:
-        """This game's events so far, as this player saw them."""
-        return self._events()
+        """This game's events up to this view, as this player saw them."""
+        return tuple(self._seen[:self._seen_upto])
 
     def others(self) -> list[PlayerInfo]:
         return [p for p in self.players if p.seat != self.seat]
