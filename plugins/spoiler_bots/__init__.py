@@ -4,19 +4,32 @@ Both see only their player's ``PlayerView`` and draw randomness from their own s
 (``spoiler.agents.bot_rng``), so a game of bots replays exactly from its seed.
 """
 
-from spoiler import hookimpl
-from spoiler.agents import RandomAgent
+from __future__ import annotations
 
-from spoiler_bots.greedy import GreedyAgent
+from spoiler import hookimpl
 
 __all__ = ["GreedyAgent", "spoiler_register_agents"]
 
 
+# The bots' code (and the engine it needs) loads only when a game seats a bot, so that
+# `spoiler sets list` and `spoiler plugins` stay quick.
+def __getattr__(name: str):
+    if name == "GreedyAgent":
+        from spoiler_bots.greedy import GreedyAgent
+
+        return GreedyAgent
+    raise AttributeError(f"module 'spoiler_bots' has no attribute {name!r}")
+
+
 def random_bot(seat: int, seed: int) -> RandomAgent:
+    from spoiler.agents import RandomAgent
+
     return RandomAgent(seed, seat)
 
 
 def greedy_bot(seat: int, seed: int) -> GreedyAgent:
+    from spoiler_bots.greedy import GreedyAgent
+
     return GreedyAgent(seed, seat)
 
 
