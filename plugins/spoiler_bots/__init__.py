@@ -6,7 +6,13 @@ Both see only their player's ``PlayerView`` and draw randomness from their own s
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from spoiler import hookimpl
+
+if TYPE_CHECKING:
+    from spoiler.agents import RandomAgent
+    from spoiler_bots.greedy import GreedyAgent
 
 __all__ = ["GreedyAgent", "spoiler_register_agents"]
 

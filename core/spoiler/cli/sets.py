@@ -3,7 +3,6 @@ whether it works, and what each plugin hooks into."""
 
 from __future__ import annotations
 
-import json
 from typing import List, Optional
 
 import typer
@@ -26,8 +25,9 @@ def _sets(ctx: typer.Context) -> None:
         typer.echo(ctx.get_help())
         raise typer.Exit()
 
+
 STATUS_STYLE = {"ok": "green", "broken": "bold red", "disabled": "yellow"}
-CORE = "spoiler-game"
+CORE = "spoiler-game"  # spoiler.plugins.CORE_DISTRIBUTION, without importing the loader
 
 
 def _ordered_sets(registry) -> list:
@@ -36,6 +36,8 @@ def _ordered_sets(registry) -> list:
 
 
 def _print_json(data) -> None:
+    import json
+
     typer.echo(json.dumps(data, indent=2))
 
 
