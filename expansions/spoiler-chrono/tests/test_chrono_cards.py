@@ -241,7 +241,7 @@ def test_hourglass_rule_ten_time_tokens_are_spent_to_win_at_the_round_end():
     game.add_counter(0, TIME, 9)
     events = quiet_round(game)
     won = [e for e in events if e.kind == "won"]
-    assert [(e.seat, e.cause) for e in won] == [(0, "chrono:hourglass")]
+    assert [(e.seat, e.cause) for e in won] == [(0, "chrono:hourglass-rule")]
     assert game.counter(0, TIME) == 1 and game.result.winners == (0,)
 
 

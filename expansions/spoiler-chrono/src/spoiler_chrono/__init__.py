@@ -48,5 +48,5 @@ def spoiler_round_end(game):
     """The Hourglass rule: a full hourglass is spent to win."""
     for seat in _in_priority(game):
         if game.counter(seat, TIME) >= HOURGLASS_FULL:
-            game.add_counter(seat, TIME, -HOURGLASS_FULL, cause="chrono:hourglass")
-            game.win(seat, cause="chrono:hourglass")
+            game.add_counter(seat, TIME, -HOURGLASS_FULL, cause="chrono:hourglass-rule")
+            game.win(seat, cause="chrono:hourglass-rule")
