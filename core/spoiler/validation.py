@@ -194,7 +194,8 @@ def players_for(seed: int) -> int:
 
 
 def play_games(registry, set_name: str, games: int, first_seed: int, progress=None) -> SetReport:
-    """Seeded random-bot games of ``set_name`` mixed into the base set."""
+    """Seeded random-bot games of ``set_name`` mixed into the base set; ``progress(set_name)``
+    is called after each game."""
     from spoiler.agents import RandomAgent
     from spoiler.engine import Game, GameError, Seat
     from spoiler.testing import check_invariants
@@ -261,7 +262,7 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
             report.draws += game.result.kind == "draw"
         report.games += 1
         if progress is not None:
-            progress()
+            progress(set_name)
     if report.games:
         report.unplayed = [c.name for c in card_set.cards if c.id not in played]
     return report

@@ -104,11 +104,12 @@ def validate_sets(
     else:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-        with Progress(TextColumn("Playing games"), BarColumn(), MofNCompleteColumn(),
-                      console=err_console(), transient=True) as bar:
-            task = bar.add_task("games", total=total)
+        with Progress(TextColumn("Playing games: {task.description}"), BarColumn(),
+                      MofNCompleteColumn(), console=err_console(), transient=True) as bar:
+            task = bar.add_task(chosen[0], total=total)
             reports, general = validation.validate(
-                registry, chosen, games, seed, progress=lambda: bar.advance(task))
+                registry, chosen, games, seed,
+                progress=lambda name: bar.update(task, advance=1, description=name))
     if names:  # only what was asked about, plus any named set that is not usable
         general = [p for p in general if p.set in names]
         general += [validation.Problem(i.name, None, i.status, f"set is {i.status}: {i.error}")
