@@ -583,3 +583,12 @@ def test_ruling_11_strict_stops_the_game(toy, glitch):
     game = table([toy, glitch], [["Glitch"], ["Blank"]], deck=DECK, strict=True)
     with pytest.raises(CardError, match="glitch:glitch: RuntimeError: oops"):
         play_round(game)
+
+
+def test_ruling_questions_belong_to_rounds(toy):
+    """A question can only be asked during a round (records keep answers per round): asking
+    one at game start is refused with a clear error rather than lost from the record."""
+    game = Game([toy], [Seat("A", RandomAgent(0, 0)), Seat("B", RandomAgent(0, 1))], 0)
+    game.start()
+    with pytest.raises(GameError, match="before round 1"):
+        game.ask(0, "Pick one", ["x", "y"], cause="test:rule")

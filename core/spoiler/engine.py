@@ -734,7 +734,11 @@ class Game:
 
     def ask(self, seat: int, prompt: str, options, cause=None) -> str | None:
         """Ask a player (lost or not) to choose one of ``options``. A single option is
-        chosen without asking; no option gives None."""
+        chosen without asking; no option gives None. Questions belong to rounds (that is
+        where records keep their answers), so none may be asked before round 1."""
+        if self.state.round == 0:
+            raise GameError(f"{_cause_id(cause) or 'a plugin'} asked {prompt!r} before round 1; "
+                            "questions can only be asked during a round")
         options = tuple(str(o) for o in options)
         if not options:
             return None
