@@ -20,7 +20,7 @@ from spoiler.views import PlayerInfo, PlayerView
 
 #: Every field of a PlayerView. A new field fails this test until it is checked below.
 VIEW_FIELDS = {"seat", "round", "hand", "players", "deck_size", "discard", "ongoing", "known",
-               "card_names", "playable", "error", "_seen", "_seen_upto", "_legal"}
+               "card_names", "playable", "error", "_public_log", "_secrets", "_upto", "_legal"}
 #: The only fields that may hold cards: one's own hand (and which of it is playable), the
 #: face-up discard pile, and what one has been shown.
 CARD_FIELDS = {"hand", "playable", "discard", "known"}
@@ -90,7 +90,7 @@ class Spy:
         # No card, and no card id, anywhere but in the three fields allowed to hold cards.
         card_ids = {c.id for c in game.cards}
         assert set(ids(view.playable)) <= set(ids(view.hand))
-        for f in VIEW_FIELDS - CARD_FIELDS - {"_seen"}:
+        for f in VIEW_FIELDS - CARD_FIELDS - {"_public_log", "_secrets"}:
             for leaf in leaves(getattr(view, f)):
                 assert not isinstance(leaf, Card), f"view.{f} holds a card"
                 assert leaf not in card_ids, f"view.{f} names card {leaf}"

@@ -28,7 +28,7 @@ from spoiler.cards import Card, CardSet, Ongoing, targets_possible
 from spoiler.events import Event
 from spoiler.state import GameState, Status
 from spoiler.verbs import Verbs
-from spoiler.views import PlayerInfo, PlayerView, Question, Selection
+from spoiler.views import PlayerInfo, PlayerView, Question, Selection, seen_events
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 HAND_SIZE = 3
@@ -182,8 +182,10 @@ class Game:
         self._candidates_for: tuple | None = None
         #: {seat} for each seat: who may see their own secrets (shared, not rebuilt per event).
         self._only = tuple(frozenset((seat,)) for seat in range(len(seats)))
-        #: The log as each seat saw it (secrets not meant for them removed).
-        self._seen: list[list[Event]] = [[] for _ in seats]
+        #: The log with every secret removed, and for each seat the events (by index in the
+        #: log) whose secret it may see: together, the log as that seat saw it.
+        self._public_log: list[Event] = []
+        self._secrets: list[dict[int, Event]] = [{} for _ in seats]
         self._started = False
 
     # ==========================================================================================
@@ -505,16 +507,16 @@ class Game:
               secret_to=frozenset(), **data) -> Event:
         if cause is not None and cause.__class__ is not str:
             cause = _cause_id(cause)
+        log = self.state.log
         event = Event(self.state.round, kind, seat, cause, data, secret, secret_to)
-        self.state.log.append(event)
-        # Each seat's own log, kept as it goes, so a view never needs the whole log.
+        # Kept as the game goes so that a view needs neither the whole log nor the game.
         if secret is None:
-            for seen in self._seen:
-                seen.append(event)
+            self._public_log.append(event)
         else:
-            public = Event(event.round, kind, seat, cause, data)
-            for s, seen in enumerate(self._seen):
-                seen.append(event if s in secret_to else public)
+            self._public_log.append(Event(event.round, kind, seat, cause, data))
+            for s in secret_to:
+                self._secrets[s][len(log)] = event
+        log.append(event)
         return event
 
     def _reorder(self) -> None:
@@ -544,20 +546,18 @@ class Game:
         st = self.state
         player = st.players[seat]
         discard, ongoing = table or self._table()
-        seen = self._seen[seat]
         legal = self.legal_targets(seat) if legal is None else legal
         if playable is None:
             playable = tuple(_playable(player.hand, legal))
         return PlayerView(
             seat, st.round, tuple(player.hand), public or self._public_players(), len(st.deck),
             discard, ongoing, dict(player.known), self.card_names, playable, error,
-            seen, len(seen), legal)
+            self._public_log, self._secrets[seat], len(self._public_log), legal)
 
     def events_seen_by(self, seat: int | None) -> tuple[Event, ...]:
         """The log as one seat saw it (None: as a spectator who sees only public facts)."""
-        if seat is None:
-            return tuple(e.seen_by(None) for e in self.state.log)
-        return tuple(self._seen[seat])
+        return seen_events(self._public_log, {} if seat is None else self._secrets[seat],
+                           len(self._public_log))
 
     # ==========================================================================================
     # Verbs (what card effects, ongoing effects and plugins may do)

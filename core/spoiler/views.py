@@ -44,6 +44,16 @@ class Question:
     cause: str | None = None  # the asking card's id
 
 
+def seen_events(public_log: list, secrets: dict, upto: int) -> tuple:
+    """The first ``upto`` events as one seat saw them: the public log, with the events whose
+    secret that seat may see put back whole."""
+    events = public_log[:upto]
+    for index, event in secrets.items():
+        if index < upto:
+            events[index] = event
+    return tuple(events)
+
+
 @dataclass(eq=False, slots=True)
 class PlayerView:
     seat: int
@@ -59,10 +69,11 @@ class PlayerView:
     playable: tuple = ()
     #: Problem with this seat's previous answer, when it is being asked again.
     error: str | None = None
-    #: The events this seat has seen (its own list, kept by the engine) and how many of them
-    #: had happened when this view was taken.
-    _seen: list = field(default_factory=list, repr=False)
-    _seen_upto: int = field(default=0, repr=False)
+    #: The events with every secret removed, this seat's own secrets (by index), and how
+    #: many events had happened when this view was taken.
+    _public_log: list = field(default_factory=list, repr=False)
+    _secrets: dict = field(default_factory=dict, repr=False)
+    _upto: int = field(default=0, repr=False)
     _legal: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -72,7 +83,7 @@ class PlayerView:
     @property
     def events(self) -> tuple:
         """This game's events up to this view, as this player saw them."""
-        return tuple(self._seen[:self._seen_upto])
+        return seen_events(self._public_log, self._secrets, self._upto)
 
     def others(self) -> list[PlayerInfo]:
         return [p for p in self.players if p.seat != self.seat]
