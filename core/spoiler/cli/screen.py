@@ -99,7 +99,7 @@ class Screen:
                     name.append(" (you)")
             elif kinds and kinds[p.seat] != "human":
                 name.append(f" ({kinds[p.seat]} bot)", style="dim")
-            counters = ", ".join(f"{k.rpartition(':')[2]} {v}" for k, v in sorted(p.counters.items()))
+            counters = ", ".join(f"{k.rpartition(':')[2]} {v}" for k, v in sorted(p.counters.items()) if v)
             row = [str(p.seat + 1), name, ordinal(p.priority),
                    Text(str(p.status), style=STATUS_STYLE[p.status]), str(p.hand_size), counters]
             if hands is not None:
