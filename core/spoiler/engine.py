@@ -176,10 +176,7 @@ class Game:
         self._rank: dict[int, int] = {}
         self._order_version = 0
         self._handlers: dict[str, list[Ongoing]] = {h: [] for h in Ongoing.HANDLERS}
-        #: Legal target candidates: per seat, {target kind: seats}, for these statuses.
-        self._target_kinds = {kind for card in self.cards for kind in card.targets}
-        self._candidates: list[dict] = []
-        self._candidates_for: tuple | None = None
+        self._target_kinds = frozenset(kind for card in self.cards for kind in card.targets)
         #: {seat} for each seat: who may see their own secrets (shared, not rebuilt per event).
         self._only = tuple(frozenset((seat,)) for seat in range(len(seats)))
         #: The log with every secret removed, and for each seat the events (by index in the
@@ -286,12 +283,13 @@ class Game:
 
     def _legal_table(self) -> list[dict]:
         players = self.state.players
-        statuses = tuple([p.status for p in players])
-        if self._candidates_for != statuses:
-            self._candidates_for = statuses
-            self._candidates = [{kind: kind.candidates(me, players) for kind in self._target_kinds}
-                                for me in range(len(players))]
-        return self._candidates
+        key = (self._target_kinds, tuple([p.status for p in players]))
+        table = _LEGAL_TABLES.get(key)
+        if table is None:
+            table = _LEGAL_TABLES[key] = [
+                {kind: kind.candidates(me, players) for kind in self._target_kinds}
+                for me in range(len(players))]
+        return table
 
     def playable(self, seat: int) -> list[Card]:
         """The cards in a player's hand they could legally select now."""
@@ -801,6 +799,12 @@ class Game:
     def plays(self) -> list[Play]:
         """This round's plays in priority order."""
         return sorted(self.state.plays, key=lambda p: self.priority_of(p.player))
+
+
+#: Legal-target tables ({target kind: seats} per seat) by (target kinds, statuses), shared by
+#: every game: a target kind sees only seats and statuses, so those two settle the table, and
+#: games keep meeting the same few line-ups (every game starts with all players in play).
+_LEGAL_TABLES: dict[tuple, list[dict]] = {}
 
 
 @lru_cache(maxsize=None)
