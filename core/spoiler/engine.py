@@ -340,13 +340,17 @@ class Game:
         st = self.state
         if not isinstance(selection, Selection):
             raise IllegalChoice(f"expected a Selection, got {selection!r}")
-        card = _find(st.players[seat].hand, selection.card)
-        if card is None:
-            raise IllegalChoice(f"{selection.card!r} is not in your hand")
+        hand = st.players[seat].hand
+        card = selection.card
+        # Usually the very Card object from the hand (cards compare by identity): no search
+        # by id or name needed.
+        if card.__class__ is not Card or card not in hand:
+            card = _find(hand, card)
+            if card is None:
+                raise IllegalChoice(f"{selection.card!r} is not in your hand")
         targets = selection.targets
-        if isinstance(targets, int):
-            targets = (targets,)
-        targets = tuple(targets)
+        if targets.__class__ is not tuple:  # a single seat, or a list
+            targets = (targets,) if isinstance(targets, int) else tuple(targets)
         if len(targets) != len(card.targets):
             want = ", ".join(t.description for t in card.targets) or "no target"
             raise IllegalChoice(f"{card.name} needs {want}")
@@ -527,8 +531,11 @@ class Game:
     def _public_players(self) -> tuple[PlayerInfo, ...]:
         st = self.state
         rank = self._rank or {s: i for i, s in enumerate(st.priority)}
-        return tuple([PlayerInfo(p.seat, p.name, p.status, len(p.hand), rank[p.seat] + 1,
-                                 dict(p.counters) if p.counters else {}) for p in st.players])
+        # Built for every view: tuple.__new__ skips the NamedTuple's Python-level __new__.
+        new = tuple.__new__
+        return tuple([new(PlayerInfo, (p.seat, p.name, p.status, len(p.hand), rank[p.seat] + 1,
+                                       dict(p.counters) if p.counters else {}))
+                      for p in st.players])
 
     def _table(self) -> tuple[tuple, tuple]:
         """The face-up table every view shows: the discard pile and the ongoing effects."""
