@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from spoiler.cards import Card, CardSet, Ongoing, targets_possible
-from spoiler.events import Event
+from spoiler.events import Event, make_event
 from spoiler.state import GameState, Status
 from spoiler.verbs import Verbs
 from spoiler.views import PlayerInfo, PlayerView, Question, Selection, seen_events
@@ -510,12 +510,12 @@ class Game:
         if cause is not None and cause.__class__ is not str:
             cause = _cause_id(cause)
         log = self.state.log
-        event = Event(self.state.round, kind, seat, cause, data, secret, secret_to)
+        event = make_event(self.state.round, kind, seat, cause, data, secret, secret_to)
         # Kept as the game goes so that a view needs neither the whole log nor the game.
         if secret is None:
             self._public_log.append(event)
         else:
-            self._public_log.append(Event(event.round, kind, seat, cause, data))
+            self._public_log.append(make_event(event.round, kind, seat, cause, data))
             for s in secret_to:
                 self._secrets[s][len(log)] = event
         log.append(event)
