@@ -217,15 +217,15 @@ class Game:
         st.built = list(deck)
         st.rng.shuffle(deck)
         st.deck = deck
-        self._emit("game_started", players=[p.name for p in st.players], seed=self.seed,
-                   sets=[s.name for s in self.sets])
-        self._emit("priorities", order=list(st.priority))
+        self._emit("game_started", None, None, {"players": [p.name for p in st.players],
+                                                "seed": self.seed,
+                                                "sets": [s.name for s in self.sets]})
+        self._emit("priorities", None, None, {"order": list(st.priority)})
         for seat in st.priority:
             hand = st.players[seat].hand
             for _ in range(HAND_SIZE):
                 hand.append(deck.pop())
-            self._emit("dealt", seat, secret={"cards": [c.id for c in hand]},
-                       secret_to=frozenset((seat,)))
+            self._emit("dealt", seat, None, None, {"cards": [c.id for c in hand]}, self._only[seat])
         self._hook("spoiler_game_start", game=self)
 
     def play_round(self) -> None:
@@ -239,7 +239,7 @@ class Game:
             self._order = list(st.priority)
             self._reorder()
         self.decisions.append({"round": st.round, "selections": {}, "answers": []})
-        self._emit("round_started", order=list(st.priority))
+        self._emit("round_started", None, None, {"order": list(st.priority)})
         if "spoiler_round_start" in self.hooks:
             self._hook("spoiler_round_start", game=self)
 
@@ -268,7 +268,7 @@ class Game:
         st.priority.append(st.priority.pop(0))
         self._order = list(st.priority)  # between rounds, "this round" means the next one
         self._reorder()
-        self._emit("priorities_shifted", order=list(st.priority))
+        self._emit("priorities_shifted", None, None, {"order": list(st.priority)})
         if "spoiler_round_end" in self.hooks:
             self._hook("spoiler_round_end", game=self)
         self._check_end()
@@ -319,7 +319,7 @@ class Game:
             # The record and the event's secret are the same facts: one (unchanging) dict.
             chosen = record[play.player] = {"card": play.card.id, "targets": list(play.targets),
                                             "info": play.info}
-            self._emit("selected", play.player, secret=chosen, secret_to=self._only[play.player])
+            self._emit("selected", play.player, None, None, chosen, self._only[play.player])
         st.plays = plays
 
     def _ask_agent(self, seat: int, public: tuple, legal: dict, table: tuple,
@@ -394,7 +394,7 @@ class Game:
         for _, _, item in self._in_priority(items):
             if isinstance(item, Play):
                 if not item.cancelled:
-                    self._emit(part, item.player, item.card.id, card=item.card.id)
+                    self._emit(part, item.player, item.card.id, {"card": item.card.id})
                     self._run(item, getattr(item.card, part), item)
             elif item in self.state.ongoing:
                 self._run(item, getattr(item, part))
@@ -409,8 +409,9 @@ class Game:
         if play.cancelled:
             return
         play.resolved = True
-        self._emit("played", play.player, play.card.id, card=play.card.id,
-                   targets=list(play.targets), info=play.info)
+        self._emit("played", play.player, play.card.id, {"card": play.card.id,
+                                                         "targets": list(play.targets),
+                                                         "info": play.info})
         main = play.acting_as.main
         if main is not None:
             self._run(play, main, play)
@@ -431,9 +432,9 @@ class Game:
             if self.strict:
                 raise CardError(f"{_cause_id(source)}: {type(exc).__name__}: {exc}") from exc
             self._emit("fizzled", getattr(source, "player", getattr(source, "owner", None)),
-                       source, card=card.id if card else None,
-                       set=card.set_name if card else None,
-                       error=f"{type(exc).__name__}: {exc}")
+                       source, {"card": card.id if card else None,
+                                "set": card.set_name if card else None,
+                                "error": f"{type(exc).__name__}: {exc}"})
 
     def _live(self, handler: str):
         """The effects with this handler, walked over a copy because handlers may add or end
@@ -460,7 +461,8 @@ class Game:
             play.kept = play.kept and (play.player, play.card) in keeping
             (st.in_play if play.kept else st.discard).append(play.card)
         if st.plays:
-            self._emit("cleared", cards=[p.card.id for p in st.plays if not p.kept])
+            self._emit("cleared", None, None,
+                       {"cards": [p.card.id for p in st.plays if not p.kept]})
         st.plays = []
 
     def _tick_ongoing(self) -> None:
@@ -485,7 +487,8 @@ class Game:
         else:
             return
         st.result = result
-        self._emit("game_over", result=result.kind, winners=list(result.winners))
+        self._emit("game_over", None, None,
+                   {"result": result.kind, "winners": list(result.winners)})
         self._hook("spoiler_game_end", game=self, result=result)
 
     # -- hooks and events ----------------------------------------------------------------------
@@ -501,12 +504,16 @@ class Game:
             plugin = _blame(caller, exc)
             if self.strict:
                 raise CardError(f"plugin {plugin!r} failed in {name}: {exc}") from exc
-            self._emit("rule_failed", cause=plugin, plugin=plugin, hook=name,
-                       error=f"{type(exc).__name__}: {exc}")
+            self._emit("rule_failed", None, plugin, {"plugin": plugin, "hook": name,
+                                                     "error": f"{type(exc).__name__}: {exc}"})
             return None
 
-    def _emit(self, kind: str, seat: int | None = None, cause=None, *, secret=None,
-              secret_to=frozenset(), **data) -> Event:
+    def _emit(self, kind: str, seat: int | None = None, cause=None, data: dict | None = None,
+              secret: dict | None = None, secret_to: frozenset[int] = frozenset()) -> Event:
+        """Record an event. Its public facts come as one dict, not as keyword arguments:
+        this runs ~18 times a round, and gathering keywords into a dict costs more."""
+        if data is None:
+            data = {}
         if cause is not None and cause.__class__ is not str:
             cause = _cause_id(cause)
         log = self.state.log
@@ -571,32 +578,34 @@ class Game:
         """One step down the ladder (won -> in play -> lost). False if something prevented it."""
         for effect in self._live("would_lose"):
             if self._prevents(effect, effect.would_lose, seat, cause):
-                self._emit("loss_prevented", seat, effect, by=effect.name)
+                self._emit("loss_prevented", seat, effect, {"by": effect.name})
                 return False
         if "spoiler_would_lose" in self.hooks and self._hook(
                 "spoiler_would_lose", game=self, seat=seat, cause=cause):
-            self._emit("loss_prevented", seat, cause, by="rule")
+            self._emit("loss_prevented", seat, cause, {"by": "rule"})
             return False
         player = self.state.players[seat]
         before = player.status
         player.status = Status(max(LOST, before - 1))
-        self._emit("lost", seat, cause, before=before.name.lower(), after=player.status.name.lower())
+        self._emit("lost", seat, cause, {"before": before.name.lower(),
+                                         "after": player.status.name.lower()})
         return True
 
     def win(self, seat: int, cause=None) -> bool:
         """One step up the ladder (lost -> in play -> won). False if something prevented it."""
         for effect in self._live("would_win"):
             if self._prevents(effect, effect.would_win, seat, cause):
-                self._emit("win_prevented", seat, effect, by=effect.name)
+                self._emit("win_prevented", seat, effect, {"by": effect.name})
                 return False
         if "spoiler_would_win" in self.hooks and self._hook(
                 "spoiler_would_win", game=self, seat=seat, cause=cause):
-            self._emit("win_prevented", seat, cause, by="rule")
+            self._emit("win_prevented", seat, cause, {"by": "rule"})
             return False
         player = self.state.players[seat]
         before = player.status
         player.status = Status(min(WON, before + 1))
-        self._emit("won", seat, cause, before=before.name.lower(), after=player.status.name.lower())
+        self._emit("won", seat, cause, {"before": before.name.lower(),
+                                        "after": player.status.name.lower()})
         return True
 
     def draw(self, seat: int, n: int = 1, cause=None) -> list[Card]:
@@ -611,11 +620,11 @@ class Game:
                     break
                 st.deck, st.discard = st.discard, []
                 st.rng.shuffle(st.deck)
-                self._emit("reshuffled", cause=cause, cards=len(st.deck))
+                self._emit("reshuffled", None, cause, {"cards": len(st.deck)})
             card = st.deck.pop()
             hand.append(card)
             drawn.append(card)
-            self._emit("drew", seat, cause, secret={"card": card.id}, secret_to=self._only[seat])
+            self._emit("drew", seat, cause, None, {"card": card.id}, self._only[seat])
             if "spoiler_card_drawn" in self.hooks:
                 self._hook("spoiler_card_drawn", game=self, seat=seat, card=card)
             for effect in self._live("card_drawn"):
@@ -630,7 +639,7 @@ class Game:
             return False
         hand.remove(found)
         self.state.discard.append(found)
-        self._emit("discarded", seat, cause, card=found.id)
+        self._emit("discarded", seat, cause, {"card": found.id})
         self._hook("spoiler_card_discarded", game=self, seat=seat, card=found, cause=cause)
         for effect in self._live("card_discarded"):
             self._run(effect, effect.card_discarded, seat, found, cause)
@@ -644,8 +653,8 @@ class Game:
             return False
         players[giver].hand.remove(found)
         players[receiver].hand.append(found)
-        self._emit("gave", giver, cause, to=receiver, secret={"card": found.id},
-                   secret_to=frozenset((giver, receiver)))
+        self._emit("gave", giver, cause, {"to": receiver}, {"card": found.id},
+                   frozenset((giver, receiver)))
         self._hook("spoiler_card_given", game=self, giver=giver, receiver=receiver, card=found,
                    cause=cause)
         for effect in self._live("card_given"):
@@ -655,14 +664,14 @@ class Game:
     def swap_hands(self, a: int, b: int, cause=None) -> None:
         players = self.state.players
         players[a].hand, players[b].hand = players[b].hand, players[a].hand
-        self._emit("swapped_hands", a, cause, other=b)
+        self._emit("swapped_hands", a, cause, {"other": b})
 
     def cancel(self, play: Play, cause=None) -> bool:
         """Cancel a play that has not resolved: it does nothing at all, later parts included."""
         if play.resolved or play.cancelled:
             return False
         play.cancelled = True
-        self._emit("cancelled", play.player, cause, card=play.card.id)
+        self._emit("cancelled", play.player, cause, {"card": play.card.id})
         return True
 
     def redirect(self, play: Play, targets, cause=None) -> bool:
@@ -670,7 +679,8 @@ class Game:
         if play.resolved or play.cancelled:
             return False
         play.targets = (targets,) if isinstance(targets, int) else tuple(targets)
-        self._emit("redirected", play.player, cause, card=play.card.id, targets=list(play.targets))
+        self._emit("redirected", play.player, cause, {"card": play.card.id,
+                                                     "targets": list(play.targets)})
         return True
 
     def replace(self, play: Play, card: Card, cause=None) -> bool:
@@ -679,13 +689,13 @@ class Game:
         if play.resolved or play.cancelled:
             return False
         play.acting_as = card
-        self._emit("replaced", play.player, cause, card=play.card.id, instead=card.id)
+        self._emit("replaced", play.player, cause, {"card": play.card.id, "instead": card.id})
         return True
 
     def copy(self, play: Play, cause: Play) -> None:
         """Resolve ``play``'s main effect again on behalf of ``cause``'s player."""
         card = play.acting_as
-        self._emit("copied", cause.player, cause, card=card.id, targets=list(play.targets))
+        self._emit("copied", cause.player, cause, {"card": card.id, "targets": list(play.targets)})
         if card.main is not None:
             twin = Play(self, cause.player, card, play.targets, play.info)
             twin.resolved = True
@@ -701,15 +711,16 @@ class Game:
             order.remove(seat)
             order.insert(index, seat)
         self._reorder()
-        self._emit("priority_changed", seat, cause, position=index + 1, this_round=this_round)
+        self._emit("priority_changed", seat, cause,
+                   {"position": index + 1, "this_round": this_round})
 
     def reveal(self, hand_of: int, to: int, cause=None) -> tuple[Card, ...]:
         """Show one player's hand to another; only the viewer learns the cards."""
         st = self.state
         cards = tuple(st.players[hand_of].hand)
         st.players[to].known[hand_of] = (st.round, cards)
-        self._emit("shown", hand_of, cause, to=to, secret={"cards": [c.id for c in cards]},
-                   secret_to=frozenset((to,)))
+        self._emit("shown", hand_of, cause, {"to": to}, {"cards": [c.id for c in cards]},
+                   self._only[to])
         return cards
 
     def add_ongoing(self, effect: Ongoing, cause=None) -> None:
@@ -722,8 +733,8 @@ class Game:
         self.state.ongoing.append(effect)
         for handler in _overridden(type(effect)):  # handler lists follow state.ongoing's order
             self._handlers[handler].append(effect)
-        self._emit("ongoing_added", effect.owner, cause, name=effect.name, text=effect.text,
-                   rounds=effect.rounds)
+        self._emit("ongoing_added", effect.owner, cause, {"name": effect.name, "text": effect.text,
+                                                          "rounds": effect.rounds})
 
     def end_ongoing(self, effect: Ongoing) -> None:
         st = self.state
@@ -735,7 +746,7 @@ class Game:
         if effect.keeps_card and effect.card is not None and effect.card in st.in_play:
             st.in_play.remove(effect.card)
             st.discard.append(effect.card)
-        self._emit("ongoing_ended", effect.owner, effect, name=effect.name)
+        self._emit("ongoing_ended", effect.owner, effect, {"name": effect.name})
 
     def ask(self, seat: int, prompt: str, options, cause=None) -> str | None:
         """Ask a player (lost or not) to choose one of ``options``. A single option is
@@ -765,18 +776,18 @@ class Game:
                                 f"illegal answers; last: {error}")
             self.decisions[-1]["answers"].append({"seat": seat, "prompt": prompt, "answer": answer})
         asker = getattr(cause, "player", getattr(cause, "owner", seat))
-        self._emit("answered", seat, cause, prompt=prompt, secret={"answer": answer},
-                   secret_to=frozenset((seat, asker)))
+        self._emit("answered", seat, cause, {"prompt": prompt}, {"answer": answer},
+                   frozenset((seat, asker)))
         return answer
 
     def add_counter(self, seat: int, name: str, delta: int = 1, cause=None) -> int:
         counters = self.state.players[seat].counters
         counters[name] = value = counters.get(name, 0) + delta
-        self._emit("counter", seat, cause, name=name, delta=delta, value=value)
+        self._emit("counter", seat, cause, {"name": name, "delta": delta, "value": value})
         return value
 
     def note(self, message: str, cause=None) -> None:
-        self._emit("note", cause=cause, message=message)
+        self._emit("note", None, cause, {"message": message})
 
     # -- questions -----------------------------------------------------------------------------
     def hand(self, seat: int) -> tuple[Card, ...]:
