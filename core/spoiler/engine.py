@@ -387,9 +387,11 @@ class Game:
     def _resolve_parts(self, part: str) -> None:
         """Resolve every "At Beginning/End of Round" part, cards and ongoing effects,
         in priority order (an older ongoing effect before a new card of the same player)."""
-        items = [(o.owner, 0, o) for o in self._handlers[part]]
-        items += [(p.player, 1, p) for p in self.state.plays if getattr(p.card, part)]
-        if not items:
+        items = [(p.player, 1, p) for p in self.state.plays if getattr(p.card, part)]
+        effects = self._handlers[part]
+        if effects:
+            items = [(o.owner, 0, o) for o in effects] + items
+        elif not items:
             return
         for _, _, item in self._in_priority(items):
             if isinstance(item, Play):
@@ -404,8 +406,10 @@ class Game:
             return
         if "spoiler_before_play" in self.hooks:
             self._hook("spoiler_before_play", game=self, play=play)
-        for effect in self._live("before_play"):
-            self._run(effect, effect.before_play, play)
+        handlers = self._handlers
+        if handlers["before_play"]:  # (checked here: most plays meet no such effect)
+            for effect in self._live("before_play"):
+                self._run(effect, effect.before_play, play)
         if play.cancelled:
             return
         play.resolved = True
@@ -417,8 +421,9 @@ class Game:
             self._run(play, main, play)
         if "spoiler_after_play" in self.hooks:
             self._hook("spoiler_after_play", game=self, play=play)
-        for effect in self._live("after_play"):
-            self._run(effect, effect.after_play, play)
+        if handlers["after_play"]:
+            for effect in self._live("after_play"):
+                self._run(effect, effect.after_play, play)
 
     def _run(self, source, fn: Callable, *args) -> None:
         """Run one effect of ``source`` (a play or an ongoing effect). If it raises, it
@@ -474,7 +479,7 @@ class Game:
 
     def _check_end(self) -> None:
         st = self.state
-        won = tuple(p.seat for p in st.players if p.status is WON)
+        won = tuple([p.seat for p in st.players if p.status is WON])
         alive = [p.seat for p in st.players if p.status is not LOST]
         if won:
             result = Result("win", won, st.round)
@@ -627,8 +632,9 @@ class Game:
             self._emit("drew", seat, cause, None, {"card": card.id}, self._only[seat])
             if "spoiler_card_drawn" in self.hooks:
                 self._hook("spoiler_card_drawn", game=self, seat=seat, card=card)
-            for effect in self._live("card_drawn"):
-                self._run(effect, effect.card_drawn, seat, card)
+            if self._handlers["card_drawn"]:  # (checked here: usually none)
+                for effect in self._live("card_drawn"):
+                    self._run(effect, effect.card_drawn, seat, card)
         return drawn
 
     def discard(self, seat: int, card, cause=None) -> bool:
