@@ -91,8 +91,10 @@ class PlayerView:
     def legal_targets(self, card) -> list[list[int]]:
         """For each target the card asks for, the seats this player may choose."""
         legal = self._legal
-        return [legal[t] if t in legal else t.candidates(self.seat, self.players)
-                for t in card.targets]
+        kinds = card.targets
+        if len(kinds) == 1 and kinds[0] in legal:  # the usual case, asked every selection
+            return [legal[kinds[0]]]
+        return [legal[t] if t in legal else t.candidates(self.seat, self.players) for t in kinds]
 
     def name_of(self, seat: int) -> str:
         return self.players[seat].name
