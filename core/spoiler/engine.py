@@ -761,7 +761,7 @@ class Game:
         if self.state.round == 0:
             raise GameError(f"{_cause_id(cause) or 'a plugin'} asked {prompt!r} before round 1; "
                             "questions can only be asked during a round")
-        options = tuple(str(o) for o in options)
+        options = tuple([str(o) for o in options])
         if not options:
             return None
         if len(options) == 1:
@@ -773,7 +773,8 @@ class Game:
             for _ in range(MAX_ATTEMPTS):
                 # legal={}: an answer needs no target table (the view works it out if asked).
                 raw = agent.answer(self.view(seat, error), question)
-                answer = next((o for o in options if o.lower() == str(raw).strip().lower()), None)
+                wanted = str(raw).strip().lower()
+                answer = next((o for o in options if o.lower() == wanted), None)
                 if answer is not None:
                     break
                 error = f"{raw!r} is not one of: {', '.join(options)}"
