@@ -34,12 +34,6 @@ class Selection:
     targets: tuple[int, ...] = ()
     info: object = None
 
-    def __init__(self, card: object, targets: tuple[int, ...] = (), info: object = None):
-        # Agents make one every selection. Frozen fields are filled through the instance
-        # dict: the generated __init__'s object.__setattr__ calls cost twice as much.
-        fields = self.__dict__
-        fields["card"], fields["targets"], fields["info"] = card, targets, info
-
 
 @dataclass(frozen=True)
 class Question:
