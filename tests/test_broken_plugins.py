@@ -9,6 +9,7 @@ the CLI down: it is reported as broken, with its reason, and everything else sti
 from __future__ import annotations
 
 import json
+from functools import partial
 from importlib import metadata
 
 import pytest
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from spoiler import hookimpl, plugins
+from spoiler import hookimpl, plugins, testing
 from spoiler.cards import ANOTHER_PLAYER, CardSet, Ongoing
 from spoiler.cli import app
 from spoiler.engine import CardError
@@ -24,24 +25,8 @@ from spoiler.state import Status
 from spoiler.testing import play_round, table
 
 
-class Dist:
-    def __init__(self, name: str, version: str = "0.3.1"):
-        self.name, self.version = name, version
-
-
-class FakeEntryPoint:
-    """What ``plugins.load`` needs of an installed entry point."""
-
-    def __init__(self, name: str, plugin=None, error: BaseException | None = None):
-        self.name = name
-        self.dist = Dist(f"spoiler-{name}")
-        self.plugin = plugin
-        self.error = error
-
-    def load(self):
-        if self.error is not None:
-            raise self.error
-        return self.plugin
+#: The fake plugins here are all at version 0.3.1 (their sets too).
+FakeEntryPoint = partial(testing.FakeEntryPoint, version="0.3.1")
 
 
 def one_card_set(name: str, api: str = ">=1,<2") -> CardSet:

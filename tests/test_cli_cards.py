@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 from spoiler import hookimpl, plugins
 from spoiler.cards import ANOTHER_PLAYER, CardSet, NameANumber
 from spoiler.cli import app, common
+from spoiler.testing import FakeEntryPoint
 
 
 def build_shelf() -> CardSet:
@@ -60,16 +61,6 @@ class Other:
             text = "You win."
 
         register(other)
-
-
-class FakeEntryPoint:
-    dist = None
-
-    def __init__(self, name, plugin):
-        self.name, self.plugin = name, plugin
-
-    def load(self):
-        return self.plugin
 
 
 @pytest.fixture(autouse=True)

@@ -22,7 +22,7 @@ from spoiler.cards import ANOTHER_PLAYER, LOST_PLAYER, CardSet, NameACard, NameA
 from spoiler.cli import app, common
 from spoiler.cli.human import HumanAgent
 from spoiler.cli.screen import Screen
-from spoiler.testing import table
+from spoiler.testing import FakeEntryPoint, table
 from spoiler.views import Question
 
 BUILTINS_ONLY = {"SPOILER_PLUGINS": "", "COLUMNS": "80", "NO_COLOR": "1"}
@@ -218,16 +218,6 @@ class Faulty:
                 raise RuntimeError("oops")
 
         register(faulty)
-
-
-class FakeEntryPoint:
-    dist = None
-
-    def __init__(self, name, plugin):
-        self.name, self.plugin = name, plugin
-
-    def load(self):
-        return self.plugin
 
 
 @pytest.fixture

@@ -4,23 +4,18 @@ author sees them."""
 from __future__ import annotations
 
 import json
+from functools import partial
 from importlib import metadata
 
 import pytest
 from typer.testing import CliRunner
 
-from spoiler import hookimpl, plugins, validation
+from spoiler import hookimpl, plugins, testing, validation
 from spoiler.cards import ANOTHER_PLAYER, CardSet, NameANumber
 from spoiler.cli import app
 
 
-class FakeEntryPoint:
-    def __init__(self, name: str, plugin):
-        self.name, self.plugin = name, plugin
-        self.dist = type("Dist", (), {"name": f"spoiler-{name}", "version": "2.0.0"})()
-
-    def load(self):
-        return self.plugin
+FakeEntryPoint = partial(testing.FakeEntryPoint, version="2.0.0")
 
 
 class SetPlugin:

@@ -7,35 +7,13 @@ Plugins are found through entry points; these tests hand ``plugins.load`` fake e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from spoiler import hookimpl, plugins
 from spoiler.agents import RandomAgent
 from spoiler.cards import CardSet
 from spoiler.engine import CardError, Game, Seat
-
-
-@dataclass
-class Dist:
-    name: str
-    version: str = "1.0"
-
-
-class EntryPoint:
-    """Looks like an importlib.metadata entry point to ``plugins.load``."""
-
-    def __init__(self, name: str, plugin=None, dist: str = "spoiler-thirdparty", error=None):
-        self.name = name
-        self.dist = Dist(dist)
-        self.plugin = plugin
-        self.error = error
-
-    def load(self):
-        if self.error is not None:
-            raise self.error
-        return self.plugin
+from spoiler.testing import FakeEntryPoint
 
 
 def plain_set(name: str) -> CardSet:
@@ -104,7 +82,7 @@ def test_a_plugin_implementing_a_misspelt_hook_is_broken():
     """A plugin implementing a misspelt hook is reported as an error, with its reason; the
     other plugins still load."""
     typo = Misspelt()
-    registry = plugins.load({}, [EntryPoint("typo", typo), EntryPoint("good", RulePlugin())])
+    registry = plugins.load({}, [FakeEntryPoint("typo", typo), FakeEntryPoint("good", RulePlugin())])
     assert status(registry, "typo") == (
         "broken", "implements unknown hook(s) spoiler_round_strat (misspelt?)")
     assert status(registry, "good") == ("ok", None)
@@ -114,7 +92,7 @@ def test_a_plugin_implementing_a_misspelt_hook_is_broken():
 
 def test_a_hook_asking_for_an_unknown_argument_is_broken():
     """An implementation may take any subset of a hook's parameters, and nothing else."""
-    registry = plugins.load({}, [EntryPoint("wrong", WrongArgument())])
+    registry = plugins.load({}, [FakeEntryPoint("wrong", WrongArgument())])
     state, error = status(registry, "wrong")
     assert state == "broken"
     assert error.startswith("invalid hook implementation: ") and "dice" in error
@@ -125,8 +103,8 @@ def test_built_in_plugins_always_load(allow):
     """The built-in plugins (those spoiler-game itself ships) always load, whatever
     SPOILER_PLUGINS says."""
     environ = {} if allow is None else {"SPOILER_PLUGINS": allow}
-    registry = plugins.load(environ, [EntryPoint("base", SetPlugin("base"), dist="spoiler-game"),
-                                      EntryPoint("thirdparty", SetPlugin("extra"))])
+    registry = plugins.load(environ, [FakeEntryPoint("base", SetPlugin("base"), dist="spoiler-game"),
+                                      FakeEntryPoint("thirdparty", SetPlugin("extra"), dist="spoiler-thirdparty")])
     assert status(registry, "base") == ("ok", None)
     assert registry.plugins["base"].builtin is True
     assert "base" in registry.sets
@@ -136,9 +114,9 @@ def test_spoiler_plugins_limits_the_other_plugins():
     """SPOILER_PLUGINS (comma-separated entry point names) limits which plugins from other
     distributions load; SPOILER_PLUGINS="" loads none of them."""
     def load(environ):
-        registry = plugins.load(environ, [EntryPoint("alpha", SetPlugin("alpha")),
-                                          EntryPoint("beta", SetPlugin("beta")),
-                                          EntryPoint("gamma", RulePlugin())])
+        registry = plugins.load(environ, [FakeEntryPoint("alpha", SetPlugin("alpha")),
+                                          FakeEntryPoint("beta", SetPlugin("beta")),
+                                          FakeEntryPoint("gamma", RulePlugin())])
         return {name: info.status for name, info in registry.plugins.items()}
 
     assert load({}) == {"alpha": "ok", "beta": "ok", "gamma": "ok"}
@@ -146,8 +124,8 @@ def test_spoiler_plugins_limits_the_other_plugins():
         {"alpha": "ok", "beta": "disabled", "gamma": "ok"}
     assert load({"SPOILER_PLUGINS": ""}) == \
         {"alpha": "disabled", "beta": "disabled", "gamma": "disabled"}
-    registry = plugins.load({"SPOILER_PLUGINS": "beta"}, [EntryPoint("alpha", SetPlugin("alpha")),
-                                                         EntryPoint("beta", SetPlugin("beta"))])
+    registry = plugins.load({"SPOILER_PLUGINS": "beta"}, [FakeEntryPoint("alpha", SetPlugin("alpha")),
+                                                         FakeEntryPoint("beta", SetPlugin("beta"))])
     assert status(registry, "alpha") == ("disabled", "not listed in SPOILER_PLUGINS")
     assert list(registry.sets) == ["beta"]
 
@@ -158,8 +136,8 @@ def test_spoiler_plugins_limits_the_other_plugins():
 def test_a_plugin_failing_to_import_is_broken_and_others_still_load(error):
     """A plugin that fails to import never takes the game down: it is reported as broken,
     with its reason, and everything else still works."""
-    registry = plugins.load({}, [EntryPoint("fragile", error=error),
-                                 EntryPoint("sturdy", SetPlugin("sturdy"))])
+    registry = plugins.load({}, [FakeEntryPoint("fragile", error=error),
+                                 FakeEntryPoint("sturdy", SetPlugin("sturdy"))])
     state, reason = status(registry, "fragile")
     assert state == "broken"
     assert reason.startswith(f"failed to import: {type(error).__name__}")
@@ -169,8 +147,8 @@ def test_a_plugin_failing_to_import_is_broken_and_others_still_load(error):
 
 def test_two_sets_with_one_name_break_the_second_plugin():
     """A set whose name is taken is reported as broken; the first one keeps its name."""
-    registry = plugins.load({}, [EntryPoint("first", SetPlugin("cards")),
-                                 EntryPoint("second", SetPlugin("cards"))])
+    registry = plugins.load({}, [FakeEntryPoint("first", SetPlugin("cards")),
+                                 FakeEntryPoint("second", SetPlugin("cards"))])
     assert status(registry, "first") == ("ok", None)
     assert status(registry, "second") == (
         "broken", "set name 'cards' is already taken by plugin 'first'")
@@ -180,8 +158,8 @@ def test_hooks_only_run_in_games_that_use_their_set():
     """A plugin's phase and effect hooks take part only when one of its sets is in the game
     (or, for a plugin with no set, in every game)."""
     alpha, beta, rule = SetPlugin("alpha"), SetPlugin("beta"), RulePlugin()
-    registry = plugins.load({}, [EntryPoint("alpha", alpha), EntryPoint("beta", beta),
-                                 EntryPoint("rule", rule)])
+    registry = plugins.load({}, [FakeEntryPoint("alpha", alpha), FakeEntryPoint("beta", beta),
+                                 FakeEntryPoint("rule", rule)])
     game = game_with(registry, ["alpha"])
     game.play()
     assert alpha.rounds_seen == list(range(1, game.round + 1))
@@ -197,8 +175,8 @@ def test_hooks_only_run_in_games_that_use_their_set():
 def test_a_hook_raising_in_a_game_is_logged_and_the_game_goes_on():
     """A plugin that raises in a hook never takes the game down: the log names the plugin and
     the hook, and the game goes on."""
-    registry = plugins.load({}, [EntryPoint("shaky", Raising("shaky")),
-                                 EntryPoint("calm", SetPlugin("calm"))])
+    registry = plugins.load({}, [FakeEntryPoint("shaky", Raising("shaky")),
+                                 FakeEntryPoint("calm", SetPlugin("calm"))])
     game = game_with(registry, ["shaky", "calm"], max_rounds=3)
     result = game.play()
     failures = [e.as_dict() for e in game.state.log if e.kind == "rule_failed"]
@@ -210,7 +188,7 @@ def test_a_hook_raising_in_a_game_is_logged_and_the_game_goes_on():
 
 def test_a_hook_raising_in_a_strict_game_stops_it():
     """With --strict, a plugin that raises stops the game instead, naming the plugin."""
-    registry = plugins.load({}, [EntryPoint("shaky", Raising("shaky"))])
+    registry = plugins.load({}, [FakeEntryPoint("shaky", Raising("shaky"))])
     game = game_with(registry, ["shaky"], strict=True)
     with pytest.raises(CardError, match="plugin 'shaky' failed in spoiler_round_start"):
         game.play()

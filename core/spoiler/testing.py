@@ -121,3 +121,30 @@ def check_invariants(game: Game) -> None:
         assert isinstance(p.status, Status), f"{p.name} has status {p.status!r}"
     if st.result is None:
         assert st.round < game.max_rounds, "the game went past its round limit"
+
+
+class FakeEntryPoint:
+    """An entry point of group ``spoiler`` without installing anything, for testing how a
+    plugin loads: ``spoiler.plugins.load(environ={}, entry_points=[FakeEntryPoint("mine",
+    my_plugin)])``. ``error`` makes loading it raise (as a plugin failing to import would).
+    ``dist`` is the distribution's name (default ``spoiler-<name>``; "spoiler-game" makes it
+    built in)."""
+
+    __test__ = False
+
+    def __init__(self, name: str, plugin=None, *, dist: str | None = None, version: str = "1.0",
+                 error: BaseException | None = None):
+        self.name = name
+        self.plugin = plugin
+        self.error = error
+        self.dist = _Distribution(dist or f"spoiler-{name}", version)
+
+    def load(self):
+        if self.error is not None:
+            raise self.error
+        return self.plugin
+
+
+class _Distribution:
+    def __init__(self, name: str, version: str):
+        self.name, self.version = name, version
