@@ -6,11 +6,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spoiler.agents import RandomAgent, ScriptedAgent
+from spoiler.agents import RandomAgent
 from spoiler.engine import Game, Seat
+from spoiler.records import RecordedAgent
 from spoiler.state import Status
 from spoiler.testing import check_invariants
-from spoiler.views import Selection
 
 games = dict(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 8),
              max_rounds=st.integers(1, 40))
@@ -106,17 +106,9 @@ def test_every_game_ends_by_the_round_limit(toy, seed, players, max_rounds):
     assert game.state.log[-1].kind == "game_over"
 
 
-def replay_agents(game: Game) -> list[ScriptedAgent]:
-    """ScriptedAgents that make exactly the decisions recorded in ``game.decisions``."""
-    selections = [{} for _ in game.seats]
-    answers = [[] for _ in game.seats]
-    for record in game.decisions:
-        for seat, choice in record["selections"].items():
-            selections[seat][record["round"]] = Selection(
-                choice["card"], tuple(choice["targets"]), choice["info"])
-        for answer in record["answers"]:
-            answers[answer["seat"]].append(answer["answer"])
-    return [ScriptedAgent(selections[s], answers[s]) for s in range(len(game.seats))]
+def replay_agents(game: Game) -> list[RecordedAgent]:
+    """Agents that make exactly the decisions recorded in ``game.decisions``."""
+    return [RecordedAgent(seat.name, game.decisions, s) for s, seat in enumerate(game.seats)]
 
 
 @fast

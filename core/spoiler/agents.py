@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 
-from spoiler.engine import GameError
 from spoiler.views import PlayerView, Question, Selection
 
 
@@ -55,36 +54,3 @@ def _distinct(rng: random.Random, slots: list[list[int]]) -> tuple[int, ...]:
         if len(set(chosen)) == len(chosen):
             return chosen
     return tuple(rng.choice(s) for s in slots)
-
-
-class ScriptedAgent:
-    """Replays recorded decisions; once they run out, hands over to ``then`` (if any).
-
-    ``selections``: round number -> Selection. ``answers``: answers in the order asked.
-    """
-
-    def __init__(self, selections: dict[int, Selection], answers: list[str], then=None):
-        self.selections = selections
-        self.answers = list(answers)
-        self.then = then
-
-    def select(self, view: PlayerView) -> Selection:
-        if view.round in self.selections and view.error is None:
-            return self.selections.pop(view.round)
-        return self._live("select", view)
-
-    def answer(self, view: PlayerView, question: Question) -> str:
-        if self.answers and view.error is None:
-            return self.answers.pop(0)
-        return self._live("answer", view, question)
-
-    def _live(self, method: str, *args):
-        if self.then is None:
-            view = args[0]
-            why = f" ({view.error})" if view.error else ""
-            raise ScriptExhausted(f"no recorded decision for seat {view.seat} in round {view.round}{why}")
-        return getattr(self.then, method)(*args)
-
-
-class ScriptExhausted(GameError):
-    """A replay needed a decision the record does not hold (or holds an illegal one)."""

@@ -405,14 +405,15 @@ class RecordedAgent:
     where it was, and a resumed game goes on as if it had never stopped.
     """
 
-    def __init__(self, name: str, rounds: list[RoundEntry], seat: int, live=None,
+    def __init__(self, name: str, decisions: list[dict], seat: int, live=None,
                  shadow: bool = False):
+        """``decisions``: the rounds' decisions in the shape of ``Game.decisions``."""
         self.name = name
-        self.recorded = len(rounds)
-        self.selections = {r.round: Selection(s["card"], tuple(s["targets"]), s["info"])
-                           for r in rounds for st, s in r.selections.items() if st == seat}
-        self.answers = {r.round: [a["answer"] for a in r.answers if a["seat"] == seat]
-                        for r in rounds}
+        self.recorded = len(decisions)
+        self.selections = {r["round"]: Selection(s["card"], tuple(s["targets"]), s["info"])
+                           for r in decisions for st, s in r["selections"].items() if st == seat}
+        self.answers = {r["round"]: [a["answer"] for a in r["answers"] if a["seat"] == seat]
+                        for r in decisions}
         self.live = live
         self.shadow = shadow and live is not None
 
@@ -458,7 +459,7 @@ def build_game(record: Record, registry, live: list | None = None) -> Game:
     seats = []
     for seat, player in enumerate(record.players):
         then = live[seat] if live is not None else None
-        agent = RecordedAgent(player.name, record.rounds, seat, then,
+        agent = RecordedAgent(player.name, [r.decisions for r in record.rounds], seat, then,
                               shadow=player.kind != HUMAN)
         seats.append(Seat(player.name, agent, player.kind))
     try:
