@@ -171,6 +171,24 @@ def test_sets_validate_finds_an_effect_that_fails(installed):
     assert "ZeroDivisionError" in problems[0]["message"]
 
 
+def test_sets_validate_finds_an_effect_stuck_in_a_loop(installed, monkeypatch):
+    """A card whose effect never returns would hang every game it is played in: validate
+    interrupts the round, names the set, the card and the seed, and goes on to the verdict."""
+    def forever(play):
+        while True:
+            pass
+
+    loopy = CardSet("loopy", "0.1.0")
+    loopy.card(type("Ouroboros", (), {"text": "Nothing, forever.", "copies": 40, "main": forever}))
+    installed(FakeEntryPoint("loopy", SetPlugin(loopy)))
+    monkeypatch.setattr(validation, "ROUND_SECONDS", 0.2)  # the guard, not the clock, is tested
+    result = run("sets", "validate", "loopy", "--games", "3", "--json")
+    problems = json.loads(result.stdout)["problems"]
+    assert result.exit_code == 1
+    assert {(p["set"], p["card"], p["check"]) for p in problems} == {("loopy", "Ouroboros", "stuck")}
+    assert "never returns" in problems[0]["message"] and problems[0]["seed"] is not None
+
+
 def test_sets_validate_notes_a_card_no_game_played(installed):
     """A card whose target can never be met is never played: validate notes it, without
     failing (a rare card may simply not have come up)."""

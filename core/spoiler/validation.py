@@ -7,7 +7,8 @@ games, the seed that reproduces it:
   targets and questions well formed, "At Beginning/End of Round" printed exactly when the card
   has that part, hook implementations that pluggy will really call);
 * games: seeded games of random bots with the set mixed into the base set, checking the
-  engine's invariants after every round, that no effect or rule fails, and that games end.
+  engine's invariants after every round, that no effect or rule fails, that no round runs
+  forever (an effect stuck in a loop), and that games end.
 
 Game ``i`` of a run from seed ``S`` uses seed ``S + i`` and ``2 + (S + i) % 4`` players, so
 ``spoiler sets validate NAME --games 1 --seed S+i`` plays exactly that game again.
@@ -16,11 +17,16 @@ Game ``i`` of a run from seed ``S`` uses seed ``S + i`` and ``2 + (S + i) % 4`` 
 from __future__ import annotations
 
 import inspect
+import signal
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from spoiler.cards import Ask, Card, CardSet, Target
 
 BASE = "base"
+#: A round of a validation game that takes longer than this is reported as stuck.
+ROUND_SECONDS = 10.0
 PHRASES = (("at_beginning", "At Beginning of Round"), ("at_end", "At End of Round"))
 
 
@@ -224,8 +230,15 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
         for _ in range(game.max_rounds):
             start = len(game.state.log)
             try:
-                game.play_round()
+                with _time_limit(ROUND_SECONDS):
+                    game.play_round()
                 check_invariants(game)
+            except _Stuck:
+                found(_blame(registry, set_name, _selected(game), "stuck",
+                             f"round {game.round} ran for over {ROUND_SECONDS:g} s "
+                             "(an effect that never returns?)", seed))
+                stopped = True
+                break
             except AssertionError as exc:
                 found(_blame(registry, set_name, _selected(game), "invariant",
                              f"invariant broken after round {game.round}: {exc}", seed))
@@ -266,6 +279,31 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
     if report.games:
         report.unplayed = [c.name for c in card_set.cards if c.id not in played]
     return report
+
+
+class _Stuck(BaseException):
+    """Raised by the alarm inside a round that runs too long (a BaseException, so that no
+    effect or hook wrapper mistakes it for the card's own failure)."""
+
+
+@contextmanager
+def _time_limit(seconds: float):
+    """Interrupt the block after ``seconds`` with _Stuck, where the platform has interval
+    timers and this is the main thread; elsewhere, run it unguarded."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise _Stuck()
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _selected(game) -> list[str]:
