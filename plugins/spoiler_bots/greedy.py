@@ -54,10 +54,8 @@ class GreedyAgent:
     def select(self, view: PlayerView) -> Selection:
         reading = _Reading(view, self.copies)
         best, best_score = None, None
-        for card in view.hand:
+        for card in view.playable:
             slots = view.legal_targets(card)
-            if not all(slots):
-                continue
             if len(slots) == 1:
                 choices = [(seat,) for seat in slots[0]]
             elif slots:
