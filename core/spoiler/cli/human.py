@@ -106,7 +106,7 @@ class HumanAgent:
                 needs.append(card.ask.prompt.lower())
             if needs:
                 text.append(f"\nYou choose: {'; '.join(needs)}.", style="dim")
-            if not all(view.legal_targets(card)):
+            if card not in view.playable:
                 text.append("\nCannot be played now: no legal target.", style="red")
             table.add_row(str(number), card.name, text)
         self.console.print()
@@ -148,7 +148,7 @@ class HumanAgent:
                 self._refused(f"Please answer with a card's number (1 to {len(names)}) or its name.")
                 continue
             card = view.hand[chosen]
-            if not all(view.legal_targets(card)):
+            if card not in view.playable:
                 wants = ", ".join(t.description for t in card.targets)
                 self._refused(f"{card.name} cannot be played now: it needs {wants}, and there "
                               f"is none. Choose another card.")
