@@ -20,7 +20,7 @@ in this game implements are ever called, so a game without rule plugins pays not
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
