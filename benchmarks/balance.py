@@ -72,8 +72,10 @@ def play_games(registry, card_set, games: int, seed: int, kinds_for, max_rounds:
     for n in range(games):
         game_seed = seed * 1_000_003 + n
         kinds = kinds_for(n)
-        seats = [Seat(f"P{i + 1}", registry.agent(kind, i, game_seed), kind)
-                 for i, kind in enumerate(kinds)]
+        seats = [
+            Seat(f"P{i + 1}", registry.agent(kind, i, game_seed), kind)
+            for i, kind in enumerate(kinds)
+        ]
         game = Game([card_set], seats, game_seed, max_rounds=max_rounds, hooks=hooks)
         game.play()
         tally.add(game, kinds)
@@ -84,12 +86,18 @@ def pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
 
-def report(random_games: Tally, greedy_games: Tally, card_set, max_rounds: int) -> tuple[str, list[str]]:
+def report(
+    random_games: Tally, greedy_games: Tally, card_set, max_rounds: int
+) -> tuple[str, list[str]]:
     """The Markdown tables, and the targets that were missed."""
     missed = []
     games = random_games.games
-    lines = [f"### Four random bots ({games} games)", "",
-             "| Starting priority | Wins | Win rate |", "|---|---:|---:|"]
+    lines = [
+        f"### Four random bots ({games} games)",
+        "",
+        "| Starting priority | Wins | Win rate |",
+        "|---|---:|---:|",
+    ]
     for position in range(1, PLAYERS + 1):
         wins = random_games.wins_by_position[position]
         lines.append(f"| {position} | {wins} | {pct(wins, games)} |")
@@ -97,37 +105,58 @@ def report(random_games: Tally, greedy_games: Tally, card_set, max_rounds: int) 
             missed.append(f"starting priority {position} wins {pct(wins, games)}")
     lines += ["", "| Result | Games | Share |", "|---|---:|---:|"]
     for kind in ("win", "default", "all_lost", "draw"):
-        lines.append(f"| {kind} | {random_games.results[kind]} | {pct(random_games.results[kind], games)} |")
+        lines.append(
+            f"| {kind} | {random_games.results[kind]} | {pct(random_games.results[kind], games)} |"
+        )
     median = statistics.median(random_games.lengths)
     p95 = random_games.percentile(0.95)
     draws = random_games.results["draw"]
-    lines += ["", f"Game length: median {median:g} rounds, 95th percentile {p95} rounds, "
-              f"longest {max(random_games.lengths)}; {pct(draws, games)} hit the round limit "
-              f"of {max_rounds}."]
+    lines += [
+        "",
+        f"Game length: median {median:g} rounds, 95th percentile {p95} rounds, "
+        f"longest {max(random_games.lengths)}; {pct(draws, games)} hit the round limit "
+        f"of {max_rounds}.",
+    ]
     if not 4 <= median <= 15:
         missed.append(f"median length {median:g} rounds")
     if draws / games >= 0.01:
         missed.append(f"{pct(draws, games)} of games hit the round limit")
 
     g = greedy_games
-    lines += ["", f"### One greedy bot against three random bots ({g.games} games)", "",
-              "| Bot kind | Seats | Wins | Win rate per seat |", "|---|---:|---:|---:|"]
+    lines += [
+        "",
+        f"### One greedy bot against three random bots ({g.games} games)",
+        "",
+        "| Bot kind | Seats | Wins | Win rate per seat |",
+        "|---|---:|---:|---:|",
+    ]
     for kind in ("greedy", "random"):
-        lines.append(f"| {kind} | {g.seats_by_kind[kind]} | {g.wins_by_kind[kind]} | "
-                     f"{pct(g.wins_by_kind[kind], g.seats_by_kind[kind])} |")
+        lines.append(
+            f"| {kind} | {g.seats_by_kind[kind]} | {g.wins_by_kind[kind]} | "
+            f"{pct(g.wins_by_kind[kind], g.seats_by_kind[kind])} |"
+        )
     if g.wins_by_kind["greedy"] / g.games <= 0.35:
         missed.append(f"greedy wins {pct(g.wins_by_kind['greedy'], g.games)}")
-    lines += ["", f"Game length: median {statistics.median(g.lengths):g} rounds, "
-              f"95th percentile {g.percentile(0.95)} rounds.", ""]
+    lines += [
+        "",
+        f"Game length: median {statistics.median(g.lengths):g} rounds, "
+        f"95th percentile {g.percentile(0.95)} rounds.",
+        "",
+    ]
 
-    lines += ["### Cards played (four random bots)", "",
-              "| Card | Copies | Played | Per game | Played by winners | Winners' share |",
-              "|---|---:|---:|---:|---:|---:|"]
+    lines += [
+        "### Cards played (four random bots)",
+        "",
+        "| Card | Copies | Played | Per game | Played by winners | Winners' share |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for card in sorted(card_set.cards, key=lambda c: c.name):
         played = random_games.played[card.id]
         by_winners = random_games.played_by_winners[card.id]
-        lines.append(f"| {card.name} | {card.copies} | {played} | {played / games:.2f} | "
-                     f"{by_winners} | {pct(by_winners, played)} |")
+        lines.append(
+            f"| {card.name} | {card.copies} | {played} | {played / games:.2f} | "
+            f"{by_winners} | {pct(by_winners, played)} |"
+        )
     return "\n".join(lines), missed
 
 
@@ -176,20 +205,37 @@ def main(argv=None) -> int:
     if card_set is None:
         print("balance: the base set is not installed", file=sys.stderr)
         return 2
-    random_games = play_games(registry, card_set, args.games, args.seed,
-                              lambda n: ["random"] * PLAYERS, args.max_rounds)
-    greedy_games = play_games(registry, card_set, args.games, args.seed + 1,
-                              lambda n: ["greedy" if i == n % PLAYERS else "random"
-                                         for i in range(PLAYERS)], args.max_rounds)
+    random_games = play_games(
+        registry, card_set, args.games, args.seed, lambda n: ["random"] * PLAYERS, args.max_rounds
+    )
+    greedy_games = play_games(
+        registry,
+        card_set,
+        args.games,
+        args.seed + 1,
+        lambda n: ["greedy" if i == n % PLAYERS else "random" for i in range(PLAYERS)],
+        args.max_rounds,
+    )
     tables, missed = report(random_games, greedy_games, card_set, args.max_rounds)
     print(tables)
     print()
     print("Targets missed: " + "; ".join(missed) if missed else "All targets met.")
     if args.write_docs:
-        text = DOC_HEAD.format(games=args.games, seed=args.seed, max_rounds=args.max_rounds,
-                               targets="\n".join(f"- {k}: {v}" for k, v in TARGETS.items()))
-        text += tables + "\n\n" + ("All targets are met.\n" if not missed
-                                   else "Targets missed: " + "; ".join(missed) + ".\n")
+        text = DOC_HEAD.format(
+            games=args.games,
+            seed=args.seed,
+            max_rounds=args.max_rounds,
+            targets="\n".join(f"- {k}: {v}" for k, v in TARGETS.items()),
+        )
+        text += (
+            tables
+            + "\n\n"
+            + (
+                "All targets are met.\n"
+                if not missed
+                else "Targets missed: " + "; ".join(missed) + ".\n"
+            )
+        )
         text += DOC_TAIL
         tmp = DOCS.with_suffix(".md.tmp")
         tmp.write_text(text)

@@ -78,8 +78,11 @@ def run(seconds: float) -> dict:
         rounds += play_game(games)
         games += 1
     elapsed = time.process_time() - start
-    return {"rounds_per_second": round(rounds / elapsed), "games_per_second": round(games / elapsed, 1),
-            "mean_rounds": round(rounds / games, 2)}
+    return {
+        "rounds_per_second": round(rounds / elapsed),
+        "games_per_second": round(games / elapsed, 1),
+        "mean_rounds": round(rounds / games, 2),
+    }
 
 
 def main(argv=None) -> int:
@@ -93,8 +96,10 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps(figures))
     else:
-        print(f"{figures['rounds_per_second']:,} rounds/s, {figures['games_per_second']:,} games/s, "
-              f"{figures['mean_rounds']} rounds per game (plain loop, 4 random bots, 6 cards)")
+        print(
+            f"{figures['rounds_per_second']:,} rounds/s, {figures['games_per_second']:,} games/s, "
+            f"{figures['mean_rounds']} rounds per game (plain loop, 4 random bots, 6 cards)"
+        )
     return 0
 
 

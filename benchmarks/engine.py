@@ -38,8 +38,11 @@ def run(seconds: float, players: int = 4, set_name: str = "base", seed: int = 0)
         games += 1
         rounds += game.round
     elapsed = time.process_time() - start
-    return {"rounds_per_second": round(rounds / elapsed), "games_per_second": round(games / elapsed, 1),
-            "mean_rounds": round(rounds / games, 2)}
+    return {
+        "rounds_per_second": round(rounds / elapsed),
+        "games_per_second": round(games / elapsed, 1),
+        "mean_rounds": round(rounds / games, 2),
+    }
 
 
 def main(argv=None) -> int:
@@ -60,8 +63,10 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps(figures))
     else:
-        print(f"{figures['rounds_per_second']:,} rounds/s, {figures['games_per_second']:,} games/s, "
-              f"{figures['mean_rounds']} rounds per game ({args.players} random bots, set {args.set_name})")
+        print(
+            f"{figures['rounds_per_second']:,} rounds/s, {figures['games_per_second']:,} games/s, "
+            f"{figures['mean_rounds']} rounds per game ({args.players} random bots, set {args.set_name})"
+        )
     return 0
 
 

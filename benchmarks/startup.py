@@ -56,7 +56,9 @@ def main() -> int:
         ratio = elapsed / baseline
         verdict = "ok" if ratio <= target else "SLOW"
         missed += ratio > target
-        print(f"{label:<28} {elapsed * 1000:7.1f} ms  {ratio:4.2f}x  (target <= {target}x) {verdict}")
+        print(
+            f"{label:<28} {elapsed * 1000:7.1f} ms  {ratio:4.2f}x  (target <= {target}x) {verdict}"
+        )
     return 1 if missed else 0
 
 

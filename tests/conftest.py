@@ -8,8 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from spoiler.cards import (ANOTHER_ACTIVE_PLAYER, ANOTHER_PLAYER, LOST_PLAYER, CardSet, Choose,
-                           NameACard, Ongoing)
+from spoiler.cards import (
+    ANOTHER_ACTIVE_PLAYER,
+    ANOTHER_PLAYER,
+    LOST_PLAYER,
+    CardSet,
+    Choose,
+    NameACard,
+    Ongoing,
+)
 
 
 class Sundial(Ongoing):
@@ -162,8 +169,10 @@ def build_toy() -> CardSet:
 
     @toy.card
     class Herald:
-        text = ("At Beginning of Round: announce yourself. Announce yourself again. "
-                "At End of Round: announce yourself a third time.")
+        text = (
+            "At Beginning of Round: announce yourself. Announce yourself again. "
+            "At End of Round: announce yourself a third time."
+        )
         copies = 2
 
         def at_beginning(play):

@@ -56,7 +56,9 @@ def test_base_set_has_twenty_kinds_and_a_deck_of_forty_to_sixty():
 # -- Accuse ------------------------------------------------------------------------------------
 def test_accuse_the_target_loses_when_they_hold_the_named_card():
     """Accuse: "... name a card other than Accuse. If they hold it, they lose." """
-    game = table([base], [["Accuse"], ["Jewel", "Supply"], ["Supply"]], deck=DECK, priority=[0, 1, 2])
+    game = table(
+        [base], [["Accuse"], ["Jewel", "Supply"], ["Supply"]], deck=DECK, priority=[0, 1, 2]
+    )
     events = play_round(game, {0: ("Accuse", 1, "Jewel"), 1: "Supply", 2: "Supply"})
     assert statuses(game) == [IN_PLAY, LOST, IN_PLAY]
     assert of_kind(events, "lost")[0].cause == "base:accuse"
@@ -64,7 +66,9 @@ def test_accuse_the_target_loses_when_they_hold_the_named_card():
 
 def test_accuse_does_nothing_when_the_named_card_is_not_held():
     """Accuse: "If they hold it, they lose" — and only then."""
-    game = table([base], [["Accuse"], ["Jewel", "Supply"], ["Supply"]], deck=DECK, priority=[0, 1, 2])
+    game = table(
+        [base], [["Accuse"], ["Jewel", "Supply"], ["Supply"]], deck=DECK, priority=[0, 1, 2]
+    )
     play_round(game, {0: ("Accuse", 1, "Crown"), 1: "Supply", 2: "Supply"})
     assert statuses(game) == [IN_PLAY] * 3
 
@@ -160,7 +164,9 @@ def test_assassin_does_nothing_when_not_first():
 
 def test_assassin_ruling_priority_changes_this_round_count():
     """Ruling: priority changes made earlier this round (Haste, Delay) count."""
-    game = table([base], [["Assassin", "Haste"], ["Supply"], ["Supply"]], deck=DECK, priority=[1, 2, 0])
+    game = table(
+        [base], [["Assassin", "Haste"], ["Supply"], ["Supply"]], deck=DECK, priority=[1, 2, 0]
+    )
     play_round(game, {0: ("Assassin", 2), 1: "Supply", 2: "Supply"})
     assert game.status(2) is IN_PLAY  # A was 3rd
     game = table([base], [["Assassin"], ["Haste"], ["Supply"]], deck=DECK, priority=[0, 2, 1])
@@ -203,7 +209,11 @@ def test_mirror_turns_a_card_aimed_at_you_back_on_its_player():
     events = play_round(game, {0: ("Assassin", 1), 1: "Mirror", 2: "Supply"})
     assert statuses(game) == [LOST, IN_PLAY, IN_PLAY]
     redirected = of_kind(events, "redirected")[0]
-    assert redirected.seat == 0 and redirected.cause == "base:mirror" and redirected.data["targets"] == [0]
+    assert (
+        redirected.seat == 0
+        and redirected.cause == "base:mirror"
+        and redirected.data["targets"] == [0]
+    )
 
 
 def test_mirror_ruling_only_the_first_card_is_turned_back():
@@ -218,8 +228,9 @@ def test_mirror_ruling_only_the_first_card_is_turned_back():
 
 def test_mirror_ruling_several_targets_only_you_are_replaced(toy):
     """Ruling: a card with several targets has only you replaced by its player."""
-    game = table([base, toy], [["toy:swap"], ["Mirror"], ["Hex", "Jewel"]], deck=DECK,
-                 priority=[0, 1, 2])
+    game = table(
+        [base, toy], [["toy:swap"], ["Mirror"], ["Hex", "Jewel"]], deck=DECK, priority=[0, 1, 2]
+    )
     play_round(game, {0: ("toy:swap", (1, 2)), 1: "Mirror", 2: ("Hex", 1)})
     # A's "two other players swap hands" now swaps A (instead of B) with C; then all draw.
     assert [hand(game, s) for s in range(3)] == [["Jewel", "Supply"], ["Supply"], ["Supply"]]
@@ -303,10 +314,14 @@ def test_prophecy_ruling_a_cancelled_card_still_counts():
 def test_crown_you_win_with_more_cards_than_every_other_player():
     """Crown: "At End of Round: if you hold more cards than every other player who has not
     lost, you win." """
-    game = table([base], [["Crown", "Jewel", "Jewel"], ["Supply", "Jewel"]], deck=DECK, priority=[0, 1])
+    game = table(
+        [base], [["Crown", "Jewel", "Jewel"], ["Supply", "Jewel"]], deck=DECK, priority=[0, 1]
+    )
     play_round(game, {0: "Crown", 1: "Supply"})
     assert game.result is None  # B drew two: 2 against 3
-    game = table([base], [["Crown", "Jewel", "Jewel"], ["Spyglass", "Jewel"]], deck=DECK, priority=[0, 1])
+    game = table(
+        [base], [["Crown", "Jewel", "Jewel"], ["Spyglass", "Jewel"]], deck=DECK, priority=[0, 1]
+    )
     play_round(game, {0: "Crown", 1: ("Spyglass", 0)})
     assert game.result.winners == (0,)
 
@@ -320,8 +335,13 @@ def test_crown_a_tie_does_not_win():
 
 def test_crown_ruling_lost_players_and_later_draws_do_not_count():
     """Crown counts only players who have not lost, and hands before anyone draws."""
-    game = table([base], [["Crown", "Jewel"], ["Spyglass"], ["Jewel", "Jewel", "Jewel"]],
-                 deck=DECK, priority=[0, 1, 2], statuses={2: LOST})
+    game = table(
+        [base],
+        [["Crown", "Jewel"], ["Spyglass"], ["Jewel", "Jewel", "Jewel"]],
+        deck=DECK,
+        priority=[0, 1, 2],
+        statuses={2: LOST},
+    )
     play_round(game, {0: "Crown", 1: ("Spyglass", 0)})
     assert game.result.winners == (0,)
 
@@ -329,7 +349,9 @@ def test_crown_ruling_lost_players_and_later_draws_do_not_count():
 # -- Treasure ----------------------------------------------------------------------------------
 def test_treasure_the_third_token_wins():
     """Treasure: "Put a treasure token on yourself. Then, if you have 3 or more, you win." """
-    game = table([base], [["Treasure", "Treasure", "Treasure"], ["Supply"] * 3], deck=DECK, priority=[0, 1])
+    game = table(
+        [base], [["Treasure", "Treasure", "Treasure"], ["Supply"] * 3], deck=DECK, priority=[0, 1]
+    )
     for round_number in (1, 2):
         play_round(game, {0: "Treasure", 1: "Supply"})
         assert game.counter(0, TREASURE) == round_number and game.result is None
@@ -350,8 +372,9 @@ def test_treasure_ruling_tokens_stay_when_the_win_is_prevented():
 # -- Hex ---------------------------------------------------------------------------------------
 def test_hex_the_target_cannot_win_for_three_rounds():
     """Hex: "For this round and the next two, they cannot win." """
-    game = table([base], [["Hex", "Supply", "Supply", "Supply"], ["Jewel"] * 5],
-                 deck=DECK, priority=[0, 1])
+    game = table(
+        [base], [["Hex", "Supply", "Supply", "Supply"], ["Jewel"] * 5], deck=DECK, priority=[0, 1]
+    )
     play_round(game, {0: ("Hex", 1), 1: "Jewel"})
     for _ in range(2):
         play_round(game, {0: "Supply", 1: "Jewel"})
@@ -362,8 +385,9 @@ def test_hex_the_target_cannot_win_for_three_rounds():
 
 def test_hex_ruling_a_hexed_lost_player_cannot_be_revived():
     """Ruling: a hexed lost player cannot be brought back by Revive either: that is a win too."""
-    game = table([base], [["Hex"], ["Revive"], ["Supply"]], deck=DECK, priority=[0, 1, 2],
-                 statuses={2: LOST})
+    game = table(
+        [base], [["Hex"], ["Revive"], ["Supply"]], deck=DECK, priority=[0, 1, 2], statuses={2: LOST}
+    )
     play_round(game, {0: ("Hex", 2), 1: ("Revive", 2)})
     assert game.status(2) is LOST
 
@@ -371,8 +395,13 @@ def test_hex_ruling_a_hexed_lost_player_cannot_be_revived():
 # -- Revive ------------------------------------------------------------------------------------
 def test_revive_a_lost_player_is_back_in_play():
     """Revive: "Choose a lost player. If they are still lost, they win: they are back in play." """
-    game = table([base], [["Revive"], ["Supply"], ["Supply"]], deck=DECK, priority=[0, 1, 2],
-                 statuses={2: LOST})
+    game = table(
+        [base],
+        [["Revive"], ["Supply"], ["Supply"]],
+        deck=DECK,
+        priority=[0, 1, 2],
+        statuses={2: LOST},
+    )
     events = play_round(game, {0: ("Revive", 2), 1: "Supply"})
     assert game.status(2) is IN_PLAY and game.result is None
     assert of_kind(events, "won")[0].data == {"before": "lost", "after": "in_play"}
@@ -380,8 +409,13 @@ def test_revive_a_lost_player_is_back_in_play():
 
 def test_revive_ruling_a_player_already_back_does_not_win():
     """Revive: "If they are still lost" — a second Revive on the same player does nothing."""
-    game = table([base], [["Revive"], ["Revive"], ["Supply"]], deck=DECK, priority=[0, 1, 2],
-                 statuses={2: LOST})
+    game = table(
+        [base],
+        [["Revive"], ["Revive"], ["Supply"]],
+        deck=DECK,
+        priority=[0, 1, 2],
+        statuses={2: LOST},
+    )
     play_round(game, {0: ("Revive", 2), 1: ("Revive", 2)})
     assert game.status(2) is IN_PLAY and game.result is None
 
@@ -422,8 +456,9 @@ def test_delay_the_target_is_last_from_now_on_this_round_too():
 def test_delay_ruling_next_round_they_are_second_to_last():
     """Ruling: at the end of the round priorities shift as usual, so next round they are
     second to last."""
-    game = table([base], [["Delay"], ["Supply"], ["Supply"], ["Supply"]], deck=DECK,
-                 priority=[0, 1, 2, 3])
+    game = table(
+        [base], [["Delay"], ["Supply"], ["Supply"], ["Supply"]], deck=DECK, priority=[0, 1, 2, 3]
+    )
     play_round(game, {0: ("Delay", 1), 1: "Supply", 2: "Supply", 3: "Supply"})
     assert game.state.priority == [2, 3, 1, 0]
 
@@ -431,8 +466,9 @@ def test_delay_ruling_next_round_they_are_second_to_last():
 # -- Swap, Tribute, Purge, Supply --------------------------------------------------------------
 def test_swap_you_and_the_target_swap_hands():
     """Swap: "Choose another player. Swap hands with them." """
-    game = table([base], [["Swap", "Jewel"], ["Spyglass", "Crown", "Hex"]], deck=DECK,
-                 priority=[0, 1])
+    game = table(
+        [base], [["Swap", "Jewel"], ["Spyglass", "Crown", "Hex"]], deck=DECK, priority=[0, 1]
+    )
     play_round(game, {0: ("Swap", 1), 1: ("Spyglass", 0)})
     # A got B's Crown and Hex, B got A's Jewel; then each drew a Supply.
     assert hand(game, 0) == ["Crown", "Hex", "Supply"]
@@ -442,8 +478,12 @@ def test_swap_you_and_the_target_swap_hands():
 def test_tribute_the_target_chooses_a_card_to_give_you():
     """Tribute: "They choose a card from their hand and give it to you." Only the two of them
     see which card."""
-    game = table([base], [["Tribute"], ["Supply", "Jewel", "Crown"], ["Supply"]], deck=DECK,
-                 priority=[0, 1, 2])
+    game = table(
+        [base],
+        [["Tribute"], ["Supply", "Jewel", "Crown"], ["Supply"]],
+        deck=DECK,
+        priority=[0, 1, 2],
+    )
     events = play_round(game, {0: ("Tribute", 1), 1: "Supply", 2: "Supply"}, answers={1: ["Crown"]})
     assert agent(game, 1).questions[0].options == ("Crown", "Jewel")
     assert "Crown" in hand(game, 0) and "Crown" not in hand(game, 1)
@@ -475,8 +515,9 @@ def test_purge_ruling_an_empty_hand_discards_nothing():
 
 def test_supply_you_draw_two_cards():
     """Supply: "Draw two cards." (then one more at the end of the round, as everyone does)"""
-    game = table([base], [["Supply"], ["Spyglass"]], deck=["Jewel", "Crown", "Hex", "Echo"],
-                 priority=[0, 1])
+    game = table(
+        [base], [["Supply"], ["Spyglass"]], deck=["Jewel", "Crown", "Hex", "Echo"], priority=[0, 1]
+    )
     play_round(game, {0: "Supply", 1: ("Spyglass", 0)})
     assert hand(game, 0) == ["Crown", "Hex", "Jewel"]
 
@@ -484,8 +525,12 @@ def test_supply_you_draw_two_cards():
 # -- Spyglass ----------------------------------------------------------------------------------
 def test_spyglass_only_you_see_the_target_hand():
     """Spyglass: "Choose another player. Look at their hand." """
-    game = table([base], [["Spyglass"], ["Supply", "Jewel", "Crown"], ["Supply"]], deck=DECK,
-                 priority=[0, 1, 2])
+    game = table(
+        [base],
+        [["Spyglass"], ["Supply", "Jewel", "Crown"], ["Supply"]],
+        deck=DECK,
+        priority=[0, 1, 2],
+    )
     events = play_round(game, {0: ("Spyglass", 1), 1: "Supply", 2: "Supply"})
     shown = of_kind(events, "shown")[0]
     assert shown.seen_by(0).secret == {"cards": ["base:jewel", "base:crown"]}

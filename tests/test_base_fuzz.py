@@ -56,6 +56,8 @@ def test_base_fuzz_greedy_bots_keep_the_invariants():
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 8))
 def test_base_fuzz_any_seed_replays_exactly(seed, players):
     """Every game is reproducible from its seed: the same seed gives the same log."""
-    logs = [[e.as_dict() for e in play_checked(seed, players, [random_bot] * players).state.log]
-            for _ in range(2)]
+    logs = [
+        [e.as_dict() for e in play_checked(seed, players, [random_bot] * players).state.log]
+        for _ in range(2)
+    ]
     assert logs[0] == logs[1]

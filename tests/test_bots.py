@@ -43,8 +43,12 @@ def test_bots_are_registered_through_the_agents_hook():
 # -- greedy: takes a win when it has one -------------------------------------------------------
 def test_greedy_plays_a_jewel_pair():
     """Takes a win when it has one: a Jewel with another Jewel in hand."""
-    game = table([base], [["Accuse", "Jewel", "Jewel"], ["Supply"] * 3, ["Supply"] * 3],
-                 deck=DECK, priority=[1, 2, 0])
+    game = table(
+        [base],
+        [["Accuse", "Jewel", "Jewel"], ["Supply"] * 3, ["Supply"] * 3],
+        deck=DECK,
+        priority=[1, 2, 0],
+    )
     for seed in range(10):
         assert greedy_choice(game, seed=seed)[0] == "Jewel"
 
@@ -74,24 +78,29 @@ def test_greedy_does_not_throw_away_a_lone_jewel():
 def test_greedy_shields_itself_when_about_to_win():
     """Protects itself when threatened: with two treasure tokens on the table, everyone aims
     at it, so it raises a Shield."""
-    game = table([base], [["Shield", "Supply", "Spyglass"], ["Supply"] * 3, ["Supply"] * 3],
-                 deck=DECK)
+    game = table(
+        [base], [["Shield", "Supply", "Spyglass"], ["Supply"] * 3, ["Supply"] * 3], deck=DECK
+    )
     game.state.players[0].counters[TREASURE] = 2
     assert greedy_choice(game)[0] == "Shield"
 
 
 def test_greedy_does_not_waste_a_shield_when_safe():
     """With no threat, a Shield is kept for later."""
-    game = table([base], [["Shield", "Supply", "Spyglass"], ["Supply"] * 3, ["Supply"] * 3],
-                 deck=DECK)
+    game = table(
+        [base], [["Shield", "Supply", "Spyglass"], ["Supply"] * 3, ["Supply"] * 3], deck=DECK
+    )
     assert greedy_choice(game)[0] != "Shield"
 
 
 # -- greedy: aims at the player closest to winning ---------------------------------------------
 def test_greedy_aims_at_the_player_closest_to_winning():
     """Aims at the player closest to winning: the one with the most treasure tokens."""
-    game = table([base], [["Standoff", "Hex", "Jewel"], ["Supply"] * 3, ["Supply"] * 3,
-                          ["Supply"] * 3], deck=DECK)
+    game = table(
+        [base],
+        [["Standoff", "Hex", "Jewel"], ["Supply"] * 3, ["Supply"] * 3, ["Supply"] * 3],
+        deck=DECK,
+    )
     game.state.players[2].counters[TREASURE] = 2
     for seed in range(10):
         card, targets, _ = greedy_choice(game, seed=seed)
@@ -100,8 +109,9 @@ def test_greedy_aims_at_the_player_closest_to_winning():
 
 def test_greedy_accuses_with_a_card_it_has_seen():
     """Names a card it has been shown in the target's hand."""
-    game = table([base], [["Accuse", "Supply", "Jewel"], ["Crown", "Hex"], ["Supply"] * 2],
-                 deck=DECK)
+    game = table(
+        [base], [["Accuse", "Supply", "Jewel"], ["Crown", "Hex"], ["Supply"] * 2], deck=DECK
+    )
     game.reveal(1, 0)
     game.state.players[1].counters[TREASURE] = 1
     card, targets, info = greedy_choice(game)
@@ -111,16 +121,24 @@ def test_greedy_accuses_with_a_card_it_has_seen():
 # -- greedy: Spoiler only when it can still catch a card ---------------------------------------
 def test_greedy_uses_spoiler_on_a_player_after_it():
     """Uses Spoiler when it can still catch a card: its priority is ahead of the target's."""
-    game = table([base], [["Spoiler", "Jewel", "Supply"], ["Supply"] * 3, ["Supply"] * 3],
-                 deck=DECK, priority=[0, 1, 2])
+    game = table(
+        [base],
+        [["Spoiler", "Jewel", "Supply"], ["Supply"] * 3, ["Supply"] * 3],
+        deck=DECK,
+        priority=[0, 1, 2],
+    )
     game.state.players[2].counters[TREASURE] = 2
     assert greedy_choice(game)[:2] == ("Spoiler", (2,))
 
 
 def test_greedy_never_spoils_a_player_before_it():
     """A Spoiler aimed at an earlier player comes too late: the greedy bot does not play it."""
-    game = table([base], [["Spoiler", "Jewel", "Supply"], ["Supply"] * 3, ["Supply"] * 3],
-                 deck=DECK, priority=[2, 1, 0])
+    game = table(
+        [base],
+        [["Spoiler", "Jewel", "Supply"], ["Supply"] * 3, ["Supply"] * 3],
+        deck=DECK,
+        priority=[2, 1, 0],
+    )
     game.state.players[2].counters[TREASURE] = 2
     assert greedy_choice(game)[0] != "Spoiler"
 
@@ -138,8 +156,12 @@ def test_bots_never_see_hidden_information():
     for seed in range(20):
         choices = set()
         for hidden in (["Jewel", "Jewel", "Crown"], ["Shield", "Hex", "Swap"]):
-            game = table([base], [["Accuse", "Spoiler", "Treasure"], hidden, ["Supply"] * 3],
-                         deck=DECK, seed=seed)
+            game = table(
+                [base],
+                [["Accuse", "Spoiler", "Treasure"], hidden, ["Supply"] * 3],
+                deck=DECK,
+                seed=seed,
+            )
             view = game.view(0)
             assert view.hand == game.hand(0) and not hasattr(view, "hands")
             picks = [bot(seed, 0).select(view) for bot in (GreedyAgent, RandomAgent)]

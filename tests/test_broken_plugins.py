@@ -78,23 +78,36 @@ class RaisesInGame:
 
 #: name: (entry point, the reason in the one-line report)
 BROKEN = {
-    "fails to import": (FakeEntryPoint("ghost", error=ImportError("No module named 'spoiler_ghost'")),
-                        "failed to import: ImportError: No module named 'spoiler_ghost'"),
-    "hook raises": (FakeEntryPoint("faulty", RaisesInContentHook()),
-                    "RuntimeError: could not read cards.toml"),
-    "collides": (FakeEntryPoint("copycat", CollidesWithBase()),
-                 "set name 'base' is already taken by plugin 'base'"),
-    "incompatible version": (FakeEntryPoint("future", NeedsAFutureApi()),
-                             "set 'future' needs plugin API >=2,<3, but this spoiler-game has API 1.0"),
-    "misspelt hook": (FakeEntryPoint("typo", MisspeltHook()),
-                      "implements unknown hook(s) spoiler_round_strat (misspelt?)"),
+    "fails to import": (
+        FakeEntryPoint("ghost", error=ImportError("No module named 'spoiler_ghost'")),
+        "failed to import: ImportError: No module named 'spoiler_ghost'",
+    ),
+    "hook raises": (
+        FakeEntryPoint("faulty", RaisesInContentHook()),
+        "RuntimeError: could not read cards.toml",
+    ),
+    "collides": (
+        FakeEntryPoint("copycat", CollidesWithBase()),
+        "set name 'base' is already taken by plugin 'base'",
+    ),
+    "incompatible version": (
+        FakeEntryPoint("future", NeedsAFutureApi()),
+        "set 'future' needs plugin API >=2,<3, but this spoiler-game has API 1.0",
+    ),
+    "misspelt hook": (
+        FakeEntryPoint("typo", MisspeltHook()),
+        "implements unknown hook(s) spoiler_round_strat (misspelt?)",
+    ),
 }
 
 
 def builtin_entry_points() -> list:
     """The plugins spoiler-game ships (the base set, the bots), whatever else is installed."""
-    return [ep for ep in metadata.entry_points(group=plugins.GROUP)
-            if ep.dist is not None and ep.dist.name == plugins.CORE_DISTRIBUTION]
+    return [
+        ep
+        for ep in metadata.entry_points(group=plugins.GROUP)
+        if ep.dist is not None and ep.dist.name == plugins.CORE_DISTRIBUTION
+    ]
 
 
 @pytest.fixture
@@ -135,8 +148,14 @@ def test_sets_list_shows_a_broken_plugin_under_its_entry_point_name(broken):
     result = run("sets", "list", "--json")
     assert result.exit_code == 0
     rows = {row["name"]: row for row in json.loads(result.stdout)}
-    assert rows[name] == {"name": name, "version": "0.3.1", "distribution": f"spoiler-{name}",
-                          "cards": 0, "status": "broken", "error": reason}
+    assert rows[name] == {
+        "name": name,
+        "version": "0.3.1",
+        "distribution": f"spoiler-{name}",
+        "cards": 0,
+        "status": "broken",
+        "error": reason,
+    }
     assert rows["base"]["status"] == "ok"
 
 
@@ -158,8 +177,15 @@ def test_sets_validate_fails_on_a_broken_plugin_and_names_it(broken):
     report = json.loads(result.stdout)
     assert report["ok"] is False
     assert [p for p in report["problems"] if p["set"] == name] == [
-        {"set": name, "card": None, "check": "broken", "message": f"plugin is broken: {reason}",
-         "seed": None, "reproduce": None}]
+        {
+            "set": name,
+            "card": None,
+            "check": "broken",
+            "message": f"plugin is broken: {reason}",
+            "seed": None,
+            "reproduce": None,
+        }
+    ]
     assert {s["name"]: s["problems"] for s in report["sets"]}["base"] == 0
 
 
@@ -253,32 +279,71 @@ class Aegis(Ongoing):
 def brittle_set() -> CardSet:
     brittle = CardSet("brittle", "0.1.0")
     brittle.card(type("Pebble", (), {"text": "No effect.", "copies": 6}))
-    brittle.card(type("Shield", (), {
-        "text": "At Beginning of Round: this round, nothing can make you lose.",
-        "at_beginning": lambda play: play.add_ongoing(BrittleShield())}))
-    brittle.card(type("Guard", (), {
-        "text": "At Beginning of Round: stand guard.",
-        "at_beginning": lambda play: play.add_ongoing(Bodyguard())}))
-    brittle.card(type("Lookout", (), {
-        "text": "At Beginning of Round: keep a lookout.",
-        "at_beginning": lambda play: play.add_ongoing(Lookout())}))
-    brittle.card(type("Aegis", (), {
-        "text": "At Beginning of Round: this round, nothing can make you lose.",
-        "at_beginning": lambda play: play.add_ongoing(Aegis())}))
-    brittle.card(type("Doom", (), {"text": "Choose another player. They lose.", "copies": 2,
-                                   "target": ANOTHER_PLAYER,
-                                   "main": lambda play: play.lose(play.target)}))
+    brittle.card(
+        type(
+            "Shield",
+            (),
+            {
+                "text": "At Beginning of Round: this round, nothing can make you lose.",
+                "at_beginning": lambda play: play.add_ongoing(BrittleShield()),
+            },
+        )
+    )
+    brittle.card(
+        type(
+            "Guard",
+            (),
+            {
+                "text": "At Beginning of Round: stand guard.",
+                "at_beginning": lambda play: play.add_ongoing(Bodyguard()),
+            },
+        )
+    )
+    brittle.card(
+        type(
+            "Lookout",
+            (),
+            {
+                "text": "At Beginning of Round: keep a lookout.",
+                "at_beginning": lambda play: play.add_ongoing(Lookout()),
+            },
+        )
+    )
+    brittle.card(
+        type(
+            "Aegis",
+            (),
+            {
+                "text": "At Beginning of Round: this round, nothing can make you lose.",
+                "at_beginning": lambda play: play.add_ongoing(Aegis()),
+            },
+        )
+    )
+    brittle.card(
+        type(
+            "Doom",
+            (),
+            {
+                "text": "Choose another player. They lose.",
+                "copies": 2,
+                "target": ANOTHER_PLAYER,
+                "main": lambda play: play.lose(play.target),
+            },
+        )
+    )
     return brittle
 
 
 def test_an_ongoing_effect_that_raises_when_asked_about_a_loss_fizzles():
-    """"A card whose effect raises during a game: the play fizzles, the event log says why and
+    """ "A card whose effect raises during a game: the play fizzles, the event log says why and
     names the set, and the game goes on." This holds for an ongoing effect's would_lose too:
     it prevents nothing."""
     game = table([brittle_set()], [["Shield"], ["Doom"]], priority=[0, 1], strict=False)
     events = play_round(game, {0: ("Shield",), 1: ("Doom", 0)})
     fizzled = [e for e in events if e.kind == "fizzled"]
-    assert [(e.data["set"], e.data["error"]) for e in fizzled] == [("brittle", "KeyError: 'shield strength'")]
+    assert [(e.data["set"], e.data["error"]) for e in fizzled] == [
+        ("brittle", "KeyError: 'shield strength'")
+    ]
     assert game.status(0) is Status.LOST
 
 
@@ -292,8 +357,9 @@ def test_an_ongoing_effect_that_raises_stops_a_strict_game():
 def test_an_effect_ended_by_an_earlier_handler_is_not_asked():
     """An ongoing effect that another effect's handler ended is over: it is not asked about
     the loss that ended it (the engine walks a copy of its handlers, skipping ended effects)."""
-    game = table([brittle_set()], [["Guard"], ["Shield"], ["Doom"]], priority=[0, 1, 2],
-                 strict=True)  # strict: asking the Brittle Shield would raise
+    game = table(
+        [brittle_set()], [["Guard"], ["Shield"], ["Doom"]], priority=[0, 1, 2], strict=True
+    )  # strict: asking the Brittle Shield would raise
     play_round(game, {0: ("Guard",), 1: ("Shield",), 2: ("Doom", 1)})
     assert game.status(1) is Status.LOST
 
@@ -309,27 +375,34 @@ def test_an_effect_that_ends_itself_does_not_hide_the_next_one():
 # -- isolation, whatever the mix and the order ------------------------------------------------
 def _plugin_of_kind(kind: str, name: str) -> FakeEntryPoint:
     if kind == "ok":
+
         class Fine:
             @hookimpl
             def spoiler_register_sets(self, register):
                 register(one_card_set(name))
+
         return FakeEntryPoint(name, Fine())
     if kind == "fails to import":
         return FakeEntryPoint(name, error=ImportError(f"No module named 'spoiler_{name}'"))
     if kind == "collides":
         return FakeEntryPoint(name, CollidesWithBase())
     if kind == "incompatible version":
+
         class Future:
             @hookimpl
             def spoiler_register_sets(self, register):
                 register(one_card_set(name, api=">=9"))
+
         return FakeEntryPoint(name, Future())
-    return FakeEntryPoint(name, {"hook raises": RaisesInContentHook,
-                                 "misspelt hook": MisspeltHook}[kind]())
+    return FakeEntryPoint(
+        name, {"hook raises": RaisesInContentHook, "misspelt hook": MisspeltHook}[kind]()
+    )
 
 
-@given(kinds=st.lists(st.sampled_from(["ok", *BROKEN]), min_size=1, max_size=6),
-       order=st.randoms(use_true_random=False))
+@given(
+    kinds=st.lists(st.sampled_from(["ok", *BROKEN]), min_size=1, max_size=6),
+    order=st.randoms(use_true_random=False),
+)
 @settings(max_examples=40, deadline=None)
 def test_each_plugin_loads_on_its_own_whatever_the_mix_and_order(kinds, order):
     """Each installed entry point loads on its own: every good plugin's set is usable, every
@@ -342,10 +415,13 @@ def test_each_plugin_loads_on_its_own_whatever_the_mix_and_order(kinds, order):
     first = plugins.load({}, builtin_entry_points() + entry_points)
     second = plugins.load({}, shuffled + builtin_entry_points())
     for registry in (first, second):
-        assert sorted(registry.sets) == sorted(["base"] + [n for n, k in zip(names, kinds) if k == "ok"])
+        assert sorted(registry.sets) == sorted(
+            ["base"] + [n for n, k in zip(names, kinds) if k == "ok"]
+        )
         for name, kind in zip(names, kinds):
             rows = [s for s in registry.set_infos if s.name == name]
             assert len(rows) == 1
             assert rows[0].status == ("ok" if kind == "ok" else "broken")
-    assert [s.as_dict() for s in sorted(first.set_infos, key=lambda s: s.name)] == \
-        [s.as_dict() for s in sorted(second.set_infos, key=lambda s: s.name)]
+    assert [s.as_dict() for s in sorted(first.set_infos, key=lambda s: s.name)] == [
+        s.as_dict() for s in sorted(second.set_infos, key=lambda s: s.name)
+    ]

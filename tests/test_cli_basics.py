@@ -30,7 +30,9 @@ def test_help_lists_the_commands():
     for args in (["--help"], ["-h"]):
         result = runner.invoke(app, args)
         assert result.exit_code == 0
-        assert "Usage" in result.stdout and "rules" in result.stdout and "--version" in result.stdout
+        assert (
+            "Usage" in result.stdout and "rules" in result.stdout and "--version" in result.stdout
+        )
     bare = runner.invoke(app, [])
     assert "Usage" in bare.stdout and "rules" in bare.stdout
 
@@ -42,11 +44,19 @@ def test_rules_shows_the_seed_rules_and_every_ruling():
     text = " ".join(result.stdout.split())
     assert "The seed rules" in text
     assert "each player is given a random position of priority" in text
-    for heading in ("Players and deal", "Selection is simultaneous and hidden",
-                    "Choices are checked when made and locked", "Resolution order",
-                    "End of round", "Priorities shift among all players", "The end",
-                    "Lost players", "Round limit", "Win and lose cancel out",
-                    "A card whose effect fails"):
+    for heading in (
+        "Players and deal",
+        "Selection is simultaneous and hidden",
+        "Choices are checked when made and locked",
+        "Resolution order",
+        "End of round",
+        "Priorities shift among all players",
+        "The end",
+        "Lost players",
+        "Round limit",
+        "Win and lose cancel out",
+        "A card whose effect fails",
+    ):
         assert heading in text, f"ruling {heading!r} is not shown"
 
 
@@ -77,8 +87,9 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 @pytest.mark.parametrize("flag", ["--help", "--version"])
 def test_help_and_version_import_neither_the_engine_nor_plugins(flag):
     """The CLI must not import the engine or load plugins for --help and --version."""
-    done = subprocess.run([sys.executable, "-c", PROBE, flag], capture_output=True, text=True,
-                          timeout=60, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, flag], capture_output=True, text=True, timeout=60, check=True
+    )
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["code"] in (0, None)
     loaded = set(report["modules"])
@@ -90,9 +101,14 @@ def test_help_and_version_import_neither_the_engine_nor_plugins(flag):
 
 def test_rules_loads_no_plugins():
     """``spoiler rules`` needs no card, so it loads no plugin either."""
-    done = subprocess.run([sys.executable, "-c", PROBE, "rules"], capture_output=True,
-                          text=True, timeout=60, check=True,
-                          env={**os.environ, "COLUMNS": "100"})
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, "rules"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        env={**os.environ, "COLUMNS": "100"},
+    )
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["code"] in (0, None)
     assert "spoiler.plugins" not in report["modules"]

@@ -20,8 +20,10 @@ def build_shelf() -> CardSet:
         text = "Look at another player's hand."
         copies = 3
         target = ANOTHER_PLAYER
-        rulings = ("You see the hand as it is when Lantern resolves.",
-                   "The other player is not told which cards you saw.")
+        rulings = (
+            "You see the hand as it is when Lantern resolves.",
+            "The other player is not told which cards you saw.",
+        )
 
         def main(play):
             play.reveal(play.target, play.player)
@@ -65,8 +67,10 @@ class Other:
 
 @pytest.fixture(autouse=True)
 def shelf_only(monkeypatch):
-    registry = plugins.load(environ={}, entry_points=[FakeEntryPoint("shelf", ShelfPlugin),
-                                                      FakeEntryPoint("other", Other)])
+    registry = plugins.load(
+        environ={},
+        entry_points=[FakeEntryPoint("shelf", ShelfPlugin), FakeEntryPoint("other", Other)],
+    )
     monkeypatch.setattr(common, "load_registry", lambda: registry)
     # The console keeps the width it was made with: make it afresh, under this test's COLUMNS.
     common.console.cache_clear()
@@ -84,10 +88,39 @@ def test_cards_list_shows_name_set_copies_targets_and_text():
     result = cards("list", width=200)
     assert result.exit_code == 0
     rows = [line.split() for line in result.stdout.splitlines()]
-    assert ["Lantern", "shelf", "3", "another", "player", "Look", "at", "another", "player's",
-            "hand."] in rows
-    assert ["Hourglass", "shelf", "2", "name", "a", "number", "Name", "a", "number", "from", "1",
-            "to", "5.", "At", "End", "of", "Round:", "nothing", "happens."] in rows
+    assert [
+        "Lantern",
+        "shelf",
+        "3",
+        "another",
+        "player",
+        "Look",
+        "at",
+        "another",
+        "player's",
+        "hand.",
+    ] in rows
+    assert [
+        "Hourglass",
+        "shelf",
+        "2",
+        "name",
+        "a",
+        "number",
+        "Name",
+        "a",
+        "number",
+        "from",
+        "1",
+        "to",
+        "5.",
+        "At",
+        "End",
+        "of",
+        "Round:",
+        "nothing",
+        "happens.",
+    ] in rows
     assert ["Lamp", "other", "1", "-", "You", "win."] in rows
     assert result.stdout.rstrip().endswith("4 cards, 10 in the deck.")
 
@@ -104,8 +137,9 @@ def test_cards_list_with_an_unknown_set_suggests_the_closest():
     """An unknown set is a one-line error (exit 2) naming the closest set and the installed ones."""
     result = cards("list", "--set", "shelve")
     assert result.exit_code == 2
-    assert result.stderr == ("Error: no set named 'shelve'. Did you mean: shelf? "
-                             "Installed: other, shelf.\n")
+    assert result.stderr == (
+        "Error: no set named 'shelve'. Did you mean: shelf? Installed: other, shelf.\n"
+    )
 
 
 def test_cards_show_gives_the_full_text_what_it_asks_when_it_acts_and_its_rulings():
@@ -119,8 +153,10 @@ def test_cards_show_gives_the_full_text_what_it_asks_when_it_acts_and_its_ruling
     assert "Copies in the deck: 3" in text
     assert "You choose: another player" in text
     assert "Acts: mid round" in text
-    assert ("Rulings: - You see the hand as it is when Lantern resolves. "
-            "- The other player is not told which cards you saw.") in text
+    assert (
+        "Rulings: - You see the hand as it is when Lantern resolves. "
+        "- The other player is not told which cards you saw."
+    ) in text
 
 
 def test_cards_show_says_when_a_card_acts():

@@ -26,8 +26,9 @@ def test_every_command_has_a_section_in_the_reference():
     headings = {h.strip().lower() for h in re.findall(r"^## (.+)$", REFERENCE, re.M)}
     for name, _ in commands():
         top = name.split()[0]
-        assert top in headings or any(top in h.split() for h in headings), \
+        assert top in headings or any(top in h.split() for h in headings), (
             f"docs/cli.md has no section for `spoiler {top}`"
+        )
 
 
 def test_every_option_is_named_in_the_reference():

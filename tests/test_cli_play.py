@@ -75,9 +75,26 @@ def test_a_bots_only_game_is_the_same_in_a_fresh_process_with_another_hash_seed(
     code = "import sys; from spoiler.cli import main; sys.argv[0] = 'spoiler'; main()"
     for hash_seed in ("1", "2"):
         env = {**os.environ, **BUILTINS_ONLY, "PYTHONHASHSEED": hash_seed}
-        out = subprocess.run([sys.executable, "-c", code, "play", "--bots", "3", "--bot",
-                              "random", "--seed", "5", "--sets", "base"],
-                             capture_output=True, text=True, env=env, timeout=60)
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                code,
+                "play",
+                "--bots",
+                "3",
+                "--bot",
+                "random",
+                "--seed",
+                "5",
+                "--sets",
+                "base",
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
         assert out.returncode == 0, out.stderr
         assert out.stdout == in_process
 
@@ -100,8 +117,9 @@ def test_the_seed_is_printed_when_not_given_and_replays_the_game():
 
 def test_the_round_limit_ends_the_game_as_a_draw():
     """Ruling 9: reaching --max-rounds with no winner is a draw, and the result says so."""
-    result = spoiler("--bots", 8, "--bot", "random", "--seed", 1, "--sets", "base",
-                     "--max-rounds", 1)
+    result = spoiler(
+        "--bots", 8, "--bot", "random", "--seed", 1, "--sets", "base", "--max-rounds", 1
+    )
     assert result.exit_code == 0
     last = result.stdout.strip().splitlines()[-1]
     assert last == "Draw: the round limit of 1 was reached with no winner." or " won " in last
@@ -152,8 +170,17 @@ def test_end_of_input_ends_the_game_cleanly_with_exit_code_130():
 def test_hot_seat_asks_the_others_to_look_away_and_hides_each_hand():
     """`--players alice,bob`: before each human chooses, the others are asked to look away
     and the player presses Enter; once they have chosen, their hand is cleared away."""
-    result = spoiler("--players", "alice,bob", "--seed", 6, "--sets", "base", "--max-rounds", 2,
-                     input=FUMBLING_PLAYER)
+    result = spoiler(
+        "--players",
+        "alice,bob",
+        "--seed",
+        6,
+        "--sets",
+        "base",
+        "--max-rounds",
+        2,
+        input=FUMBLING_PLAYER,
+    )
     assert result.exit_code == 0, result.output[-2000:]
     out = result.stdout
     first = re.search(r"^(alice|bob)'s turn\. Everyone else, please look away\.$", out, re.M)
@@ -171,26 +198,40 @@ def test_hot_seat_asks_the_others_to_look_away_and_hides_each_hand():
 def test_hot_seat_players_see_their_private_events_at_their_own_turn():
     """Several humans: the dealt cards are not on the shared screen, but each player is shown
     their own at their turn."""
-    out = spoiler("--players", "ann,ben", "--bots", 1, "--seed", 9, "--sets", "base",
-                  "--max-rounds", 1, input=FUMBLING_PLAYER).stdout
+    out = spoiler(
+        "--players",
+        "ann,ben",
+        "--bots",
+        1,
+        "--seed",
+        9,
+        "--sets",
+        "base",
+        "--max-rounds",
+        1,
+        input=FUMBLING_PLAYER,
+    ).stdout
     ann = out.index("ann, press Enter when only you can see the screen.")
     assert re.search(r"Only you saw:\n  You got \w+, \w+ and \w+\.", out[ann:])
 
 
 # -- bad options -----------------------------------------------------------------------------
-@pytest.mark.parametrize("args, message", [
-    (["--bots", "9"], "Spoiler is for 2 to 8 players, not 9 (9 bots)"),
-    (["--players", "alice,bob", "--bots", "7"], "not 9 (2 player(s) and 7 bot(s))"),
-    (["--players", "alice"], "alice cannot play alone: add --bots N or more --players"),
-    (["--bots", "1"], "a game of bots needs at least 2 bots, not 1"),
-    (["--bots", "-1"], "--bots must be 0 or more, not -1"),
-    (["--players", "ann,,bob"], "has an empty name"),
-    (["--players", "ann,Ann"], "names someone twice"),
-    (["--sets", "nosuch"], "no set named 'nosuch'"),
-    (["--sets", ","], "--sets is empty"),
-    (["--bot", "nosuch"], "no bot kind 'nosuch'"),
-    (["--max-rounds", "0"], "the round limit must be at least 1, not 0"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--bots", "9"], "Spoiler is for 2 to 8 players, not 9 (9 bots)"),
+        (["--players", "alice,bob", "--bots", "7"], "not 9 (2 player(s) and 7 bot(s))"),
+        (["--players", "alice"], "alice cannot play alone: add --bots N or more --players"),
+        (["--bots", "1"], "a game of bots needs at least 2 bots, not 1"),
+        (["--bots", "-1"], "--bots must be 0 or more, not -1"),
+        (["--players", "ann,,bob"], "has an empty name"),
+        (["--players", "ann,Ann"], "names someone twice"),
+        (["--sets", "nosuch"], "no set named 'nosuch'"),
+        (["--sets", ","], "--sets is empty"),
+        (["--bot", "nosuch"], "no bot kind 'nosuch'"),
+        (["--max-rounds", "0"], "the round limit must be at least 1, not 0"),
+    ],
+)
 def test_bad_options_give_a_one_line_error_and_exit_code_2(args, message):
     """Bad input: a clear one-line error naming what is wrong, exit code 2, no traceback."""
     result = spoiler(*args)
@@ -222,8 +263,9 @@ class Faulty:
 
 @pytest.fixture
 def with_faulty_set(monkeypatch):
-    builtins = [ep for ep in metadata.entry_points(group=plugins.GROUP)
-                if ep.name in ("base", "bots")]
+    builtins = [
+        ep for ep in metadata.entry_points(group=plugins.GROUP) if ep.name in ("base", "bots")
+    ]
     registry = plugins.load(environ={}, entry_points=[*builtins, FakeEntryPoint("faulty", Faulty)])
     monkeypatch.setattr(common, "load_registry", lambda: registry)
 
@@ -232,8 +274,10 @@ def test_a_failing_card_fizzles_and_the_game_goes_on(with_faulty_set):
     """Ruling 11: a card whose effect fails fizzles; the log says why and the game goes on."""
     result = spoiler("--bots", 2, "--sets", "faulty", "--seed", 1, "--max-rounds", 2)
     assert result.exit_code == 0
-    assert "Ada's Glitch fizzled: its effect failed (RuntimeError: oops) and does nothing." \
+    assert (
+        "Ada's Glitch fizzled: its effect failed (RuntimeError: oops) and does nothing."
         in " ".join(result.stdout.split())
+    )
     assert "Draw: the round limit of 2 was reached with no winner." in result.stdout
 
 
@@ -285,8 +329,9 @@ def prompt_cards() -> CardSet:
 def human_at(game, seat: int, typed: str, hot_seat: bool = False):
     """Seat a human typing ``typed`` at ``seat``; returns what their screen shows."""
     out = io.StringIO()
-    screen = Screen(Console(file=out, width=80, color_system=None), reader=seat,
-                    stdin=io.StringIO(typed))
+    screen = Screen(
+        Console(file=out, width=80, color_system=None), reader=seat, stdin=io.StringIO(typed)
+    )
     screen.follow(game)
     game.seats[seat].agent = HumanAgent(screen, hot_seat=hot_seat)
     game.seats[seat].kind = "human"
@@ -300,8 +345,9 @@ def selection(game, seat: int) -> dict:
 def test_a_card_its_target_and_a_card_name_are_chosen_by_number():
     """Numbered choices: the card by its place in the hand, the player by their number in
     the table, the card name by its place in the list."""
-    game = table([prompt_cards()], hands=[["Stone", "Guess"], ["Stone"], ["Stone"]],
-                 deck=["Stone"] * 6)
+    game = table(
+        [prompt_cards()], hands=[["Stone", "Guess"], ["Stone"], ["Stone"]], deck=["Stone"] * 6
+    )
     screen = human_at(game, 0, answers("2", "3", "1"))
     game.play_round()
     assert selection(game, 0) == {"card": "prompts:guess", "targets": [2], "info": "Count"}
@@ -313,8 +359,9 @@ def test_a_card_its_target_and_a_card_name_are_chosen_by_number():
 
 def test_choices_may_be_typed_by_name_in_any_case():
     """A card, a player or a card name may be typed instead of its number."""
-    game = table([prompt_cards()], hands=[["Guess", "Stone"], ["Stone"], ["Stone"]],
-                 deck=["Stone"] * 6)
+    game = table(
+        [prompt_cards()], hands=[["Guess", "Stone"], ["Stone"], ["Stone"]], deck=["Stone"] * 6
+    )
     human_at(game, 0, answers("guess", "b", "STONE"))
     game.play_round()
     assert selection(game, 0) == {"card": "prompts:guess", "targets": [1], "info": "Stone"}
@@ -328,8 +375,10 @@ def test_a_card_with_no_legal_target_is_refused_with_the_reason():
     assert selection(game, 0)["card"] == "prompts:stone"
     shown = " ".join(screen.getvalue().split())
     assert "Cannot be played now: no legal target." in shown
-    assert ("Raise cannot be played now: it needs a lost player, and there is none. "
-            "Choose another card.") in shown
+    assert (
+        "Raise cannot be played now: it needs a lost player, and there is none. "
+        "Choose another card."
+    ) in shown
 
 
 def test_a_target_that_is_not_allowed_is_asked_again():
@@ -396,8 +445,9 @@ def test_end_of_input_at_a_prompt_raises_eof_for_the_game_to_stop():
 def test_a_human_at_a_shared_keyboard_presses_enter_first_and_the_hand_is_hidden_after():
     """Hot seat: the turn starts by asking the others to look away (Enter to go on) and
     ends by clearing the screen."""
-    game = table([prompt_cards()], hands=[["Stone"], ["Stone"]], deck=["Stone"] * 4,
-                 names=["ann", "ben"])
+    game = table(
+        [prompt_cards()], hands=[["Stone"], ["Stone"]], deck=["Stone"] * 4, names=["ann", "ben"]
+    )
     screen = human_at(game, 0, answers("", "1"), hot_seat=True)
     game.play_round()
     shown = screen.getvalue()
@@ -414,4 +464,3 @@ def test_every_typed_line_is_consumed_in_order():
     game.seats[0].agent = HumanAgent(screen)
     game.play_round()
     assert typed.readline() == "leftover\n"
-

@@ -45,12 +45,20 @@ def pebbles(name: str = "pebbles") -> CardSet:
 def installed(monkeypatch):
     """The CLI sees the built-ins plus these fake plugins; SPOILER_PLUGINS still applies."""
     original = plugins.load
-    builtins = [ep for ep in metadata.entry_points(group=plugins.GROUP)
-                if ep.dist is not None and ep.dist.name == plugins.CORE_DISTRIBUTION]
+    builtins = [
+        ep
+        for ep in metadata.entry_points(group=plugins.GROUP)
+        if ep.dist is not None and ep.dist.name == plugins.CORE_DISTRIBUTION
+    ]
 
     def install(*entry_points):
-        monkeypatch.setattr(plugins, "load", lambda environ=None, entry_points_=None:
-                            original(environ, builtins + list(entry_points)))
+        monkeypatch.setattr(
+            plugins,
+            "load",
+            lambda environ=None, entry_points_=None: original(
+                environ, builtins + list(entry_points)
+            ),
+        )
 
     return install
 
@@ -66,8 +74,9 @@ def test_sets_list_json_has_exactly_the_documented_keys():
     result = run("sets", "list", "--json")
     assert result.exit_code == 0
     rows = json.loads(result.stdout)
-    assert rows and all(set(r) == {"name", "version", "distribution", "cards", "status", "error"}
-                        for r in rows)
+    assert rows and all(
+        set(r) == {"name", "version", "distribution", "cards", "status", "error"} for r in rows
+    )
     base = next(r for r in rows if r["name"] == "base")
     assert base["distribution"] == "spoiler-game" and base["status"] == "ok"
     assert isinstance(base["cards"], int) and base["cards"] > 0 and base["error"] is None
@@ -77,9 +86,14 @@ def test_sets_list_shows_an_installed_expansion(installed):
     """An installed plugin's set is listed with its distribution and number of distinct cards."""
     installed(FakeEntryPoint("pebbles", SetPlugin(pebbles())))
     rows = {r["name"]: r for r in json.loads(run("sets", "list", "--json").stdout)}
-    assert rows["pebbles"] == {"name": "pebbles", "version": "2.0.0",
-                               "distribution": "spoiler-pebbles", "cards": 1, "status": "ok",
-                               "error": None}
+    assert rows["pebbles"] == {
+        "name": "pebbles",
+        "version": "2.0.0",
+        "distribution": "spoiler-pebbles",
+        "cards": 1,
+        "status": "ok",
+        "error": None,
+    }
 
 
 def test_sets_list_shows_a_plugin_disabled_by_spoiler_plugins(installed):
@@ -145,7 +159,7 @@ def leaky_set() -> CardSet:
 
 
 def test_sets_validate_names_the_card_and_a_seed_that_reproduces_it(installed):
-    """"Every problem names the set, the card and a seed that reproduces it": rerunning with
+    """ "Every problem names the set, the card and a seed that reproduces it": rerunning with
     that seed and one game finds the same problem."""
     installed(FakeEntryPoint("leaky", SetPlugin(leaky_set())))
     result = run("sets", "validate", "leaky", "--games", "10", "--seed", "7", "--json")
@@ -153,7 +167,9 @@ def test_sets_validate_names_the_card_and_a_seed_that_reproduces_it(installed):
     problem = json.loads(result.stdout)["problems"][0]
     assert (problem["set"], problem["card"], problem["check"]) == ("leaky", "Sinkhole", "invariant")
     assert "cards not conserved" in problem["message"]
-    again = run("sets", "validate", "leaky", "--games", "1", "--seed", str(problem["seed"]), "--json")
+    again = run(
+        "sets", "validate", "leaky", "--games", "1", "--seed", str(problem["seed"]), "--json"
+    )
     assert json.loads(again.stdout)["problems"] == [problem]
 
 
@@ -161,8 +177,18 @@ def test_sets_validate_finds_an_effect_that_fails(installed):
     """A card whose effect raises fizzles in games; validate names the set and the card."""
     buggy = CardSet("buggy", "0.1.0")
     buggy.card(type("Pebble", (), {"text": "No effect.", "copies": 6}))
-    buggy.card(type("Oops", (), {"text": "Another player loses.", "copies": 3,
-                                 "target": ANOTHER_PLAYER, "main": lambda play: 1 / 0}))
+    buggy.card(
+        type(
+            "Oops",
+            (),
+            {
+                "text": "Another player loses.",
+                "copies": 3,
+                "target": ANOTHER_PLAYER,
+                "main": lambda play: 1 / 0,
+            },
+        )
+    )
     installed(FakeEntryPoint("buggy", SetPlugin(buggy)))
     result = run("sets", "validate", "buggy", "--games", "20", "--json")
     problems = json.loads(result.stdout)["problems"]
@@ -174,6 +200,7 @@ def test_sets_validate_finds_an_effect_that_fails(installed):
 def test_sets_validate_finds_an_effect_stuck_in_a_loop(installed, monkeypatch):
     """A card whose effect never returns would hang every game it is played in: validate
     interrupts the round, names the set, the card and the seed, and goes on to the verdict."""
+
     def forever(play):
         while True:
             pass
@@ -185,7 +212,9 @@ def test_sets_validate_finds_an_effect_stuck_in_a_loop(installed, monkeypatch):
     result = run("sets", "validate", "loopy", "--games", "3", "--json")
     problems = json.loads(result.stdout)["problems"]
     assert result.exit_code == 1
-    assert {(p["set"], p["card"], p["check"]) for p in problems} == {("loopy", "Ouroboros", "stuck")}
+    assert {(p["set"], p["card"], p["check"]) for p in problems} == {
+        ("loopy", "Ouroboros", "stuck")
+    }
     assert "never returns" in problems[0]["message"] and problems[0]["seed"] is not None
 
 
@@ -196,14 +225,23 @@ def test_sets_validate_notes_a_card_no_game_played(installed):
 
     hopeful = CardSet("hopeful", "0.1.0")
     hopeful.card(type("Pebble", (), {"text": "No effect.", "copies": 6}))
-    hopeful.card(type("Wish", (), {"text": "Choose a ghost. Nothing happens.",
-                                   "target": Target("a ghost", lambda me, p: False)}))
+    hopeful.card(
+        type(
+            "Wish",
+            (),
+            {
+                "text": "Choose a ghost. Nothing happens.",
+                "target": Target("a ghost", lambda me, p: False),
+            },
+        )
+    )
     installed(FakeEntryPoint("hopeful", SetPlugin(hopeful)))
     result = run("sets", "validate", "hopeful", "--games", "3", "--seed", "1")
     assert result.exit_code == 0
     assert "Note: hopeful · Wish: never played in 3 games." in result.stdout
-    report = json.loads(run("sets", "validate", "hopeful", "--games", "3", "--seed", "1",
-                            "--json").stdout)
+    report = json.loads(
+        run("sets", "validate", "hopeful", "--games", "3", "--seed", "1", "--json").stdout
+    )
     assert report["sets"][0]["unplayed"] == ["Wish"]
 
 
@@ -216,19 +254,23 @@ def static_problems(**card) -> list[str]:
 def test_static_check_an_at_end_part_must_be_printed():
     """The printed text mentions "At End of Round" exactly when the card has that part."""
     assert static_problems(at_end=lambda play: None) == [
-        "has an 'At End of Round' part but its text does not say so"]
+        "has an 'At End of Round' part but its text does not say so"
+    ]
 
 
 def test_static_check_printed_at_beginning_needs_the_part():
     """…and the other way round: the text may not promise a part the card lacks."""
     assert static_problems(text="At Beginning of Round: nothing.") == [
-        "its text says 'At Beginning of Round' but the card has no at_beginning part"]
+        "its text says 'At Beginning of Round' but the card has no at_beginning part"
+    ]
 
 
 def test_static_check_copies_and_text():
     """Copies of at least 1, and a printed text."""
     assert static_problems(copies=0, text="") == [
-        "the card has no printed text", "copies must be a whole number of at least 1, not 0"]
+        "the card has no printed text",
+        "copies must be a whole number of at least 1, not 0",
+    ]
 
 
 def test_static_check_a_question_with_no_possible_answer():
@@ -239,7 +281,8 @@ def test_static_check_a_question_with_no_possible_answer():
 def test_static_check_an_effect_must_take_the_play():
     """An effect is a function of one argument, the play."""
     assert static_problems(main=lambda play, extra: None) == [
-        "main must take exactly one argument (the play)"]
+        "main must take exactly one argument (the play)"
+    ]
 
 
 def test_static_check_a_hook_function_not_marked_hookimpl(installed):
@@ -254,18 +297,22 @@ def test_static_check_a_hook_function_not_marked_hookimpl(installed):
     result = run("sets", "validate", "forgetful", "--games", "1", "--json")
     assert result.exit_code == 1
     assert [p["message"] for p in json.loads(result.stdout)["problems"]] == [
-        "spoiler_round_start is not marked @spoiler.hookimpl, so it is never called"]
+        "spoiler_round_start is not marked @spoiler.hookimpl, so it is never called"
+    ]
 
 
 def test_static_check_a_card_name_shared_with_another_set(installed):
     """Card names must differ between sets: a card that names a card could not tell them apart."""
     copy = CardSet("copy", "0.1.0")
     copy.card(type("Pebble", (), {"text": "No effect.", "copies": 6}))
-    installed(FakeEntryPoint("pebbles", SetPlugin(pebbles())), FakeEntryPoint("copy", SetPlugin(copy)))
+    installed(
+        FakeEntryPoint("pebbles", SetPlugin(pebbles())), FakeEntryPoint("copy", SetPlugin(copy))
+    )
     result = run("sets", "validate", "copy", "--games", "1", "--json")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["problems"][0]["message"].startswith(
-        "card name 'Pebble' is also in set")
+        "card name 'Pebble' is also in set"
+    )
 
 
 # -- plugins ---------------------------------------------------------------------------------
@@ -274,10 +321,16 @@ def test_plugins_json_lists_distribution_version_hooks_and_status(installed):
     hooks it implements."""
     installed(FakeEntryPoint("watcher", WatchingPlugin(pebbles("watched"))))
     rows = {r["name"]: r for r in json.loads(run("plugins", "--json").stdout)}
-    assert rows["watcher"] == {"name": "watcher", "distribution": "spoiler-watcher",
-                               "version": "2.0.0", "builtin": False, "status": "ok", "error": None,
-                               "sets": ["watched"],
-                               "hooks": ["spoiler_register_sets", "spoiler_round_start"]}
+    assert rows["watcher"] == {
+        "name": "watcher",
+        "distribution": "spoiler-watcher",
+        "version": "2.0.0",
+        "builtin": False,
+        "status": "ok",
+        "error": None,
+        "sets": ["watched"],
+        "hooks": ["spoiler_register_sets", "spoiler_round_start"],
+    }
     assert rows["base"]["builtin"] is True
 
 
@@ -289,7 +342,17 @@ def test_plugins_table_for_people():
 def test_trace_hooks_prints_each_hook_call_to_stderr(installed):
     """SPOILER_TRACE_HOOKS=1 prints each hook call to stderr."""
     installed(FakeEntryPoint("watcher", WatchingPlugin(pebbles("watched"))))
-    result = run("play", "--bots", "2", "--sets", "base,watched", "--seed", "1", "--max-rounds", "2",
-                 env={"SPOILER_TRACE_HOOKS": "1"})
+    result = run(
+        "play",
+        "--bots",
+        "2",
+        "--sets",
+        "base,watched",
+        "--seed",
+        "1",
+        "--max-rounds",
+        "2",
+        env={"SPOILER_TRACE_HOOKS": "1"},
+    )
     assert result.exit_code == 0
     assert "hook spoiler_round_start(game) -> [watcher]" in result.stderr

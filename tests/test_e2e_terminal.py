@@ -22,12 +22,16 @@ SAVE = r"to resume later\? \[Y/n\]"
 
 def spawn(*args: str, cwd: Path):
     script = Path(sys.executable).with_name("spoiler")
-    command, argv = ((str(script), list(args)) if script.exists() else
-                     (sys.executable, ["-c", "from spoiler.cli import main; main()", *args]))
+    command, argv = (
+        (str(script), list(args))
+        if script.exists()
+        else (sys.executable, ["-c", "from spoiler.cli import main; main()", *args])
+    )
     env = {**os.environ, "SPOILER_PLUGINS": "", "TERM": "xterm", "NO_COLOR": "1"}
     env.pop("COLUMNS", None)
-    return pexpect.spawn(command, argv, cwd=str(cwd), env=env, encoding="utf-8",
-                         dimensions=(40, 100), timeout=20)
+    return pexpect.spawn(
+        command, argv, cwd=str(cwd), env=env, encoding="utf-8", dimensions=(40, 100), timeout=20
+    )
 
 
 def test_a_whole_game_in_a_terminal_played_as_a_person_would(tmp_path):

@@ -19,8 +19,23 @@ from spoiler.testing import agent, play_round, table
 from spoiler.views import PlayerInfo, PlayerView
 
 #: Every field of a PlayerView. A new field fails this test until it is checked below.
-VIEW_FIELDS = {"seat", "round", "hand", "players", "deck_size", "discard", "ongoing", "known",
-               "card_names", "playable", "error", "_public_log", "_secrets", "_upto", "_legal"}
+VIEW_FIELDS = {
+    "seat",
+    "round",
+    "hand",
+    "players",
+    "deck_size",
+    "discard",
+    "ongoing",
+    "known",
+    "card_names",
+    "playable",
+    "error",
+    "_public_log",
+    "_secrets",
+    "_upto",
+    "_legal",
+}
 #: The only fields that may hold cards: one's own hand (and which of it is playable), the
 #: face-up discard pile, and what one has been shown.
 CARD_FIELDS = {"hand", "playable", "discard", "known"}
@@ -106,8 +121,9 @@ class Spy:
         seen = view.events
         assert len(seen) == len(st.log)
         for mine, truth in zip(seen, st.log):
-            assert truth.secret is None or not set(truth.secret) & set(truth.data), \
+            assert truth.secret is None or not set(truth.secret) & set(truth.data), (
                 f"{truth.kind} has a secret in its public part"
+            )
             if truth.secret is not None and seat not in truth.secret_to:
                 assert mine.secret is None and mine.data == truth.data, f"{truth.kind} leaked"
             else:
@@ -125,8 +141,12 @@ def test_no_view_ever_shows_another_players_hand_or_selection(toy, players):
     for seed in range(12):
         box: list = []
         spies = [Spy(box, seed, s) for s in range(players)]
-        game = Game([toy], [Seat(f"P{s}", spy) for s, spy in enumerate(spies)],
-                    seed * 31 + players, max_rounds=30)
+        game = Game(
+            [toy],
+            [Seat(f"P{s}", spy) for s, spy in enumerate(spies)],
+            seed * 31 + players,
+            max_rounds=30,
+        )
         box.append(game)
         game.play()
         views += sum(spy.views for spy in spies)
@@ -135,8 +155,12 @@ def test_no_view_ever_shows_another_players_hand_or_selection(toy, players):
 
 def test_a_revealed_hand_is_in_the_viewers_view_only(toy):
     """What a card reveals to a player is in that player's view, and no one else's."""
-    game = table([toy], [["Peek"], ["Crown", "Doom", "Blank"], ["Blank"]],
-                 deck=["Blank"] * 6, priority=[0, 1, 2])
+    game = table(
+        [toy],
+        [["Peek"], ["Crown", "Doom", "Blank"], ["Blank"]],
+        deck=["Blank"] * 6,
+        priority=[0, 1, 2],
+    )
     events = play_round(game, {0: ("Peek", 1), 1: "Blank", 2: "Blank"})
     [shown] = [e for e in events if e.kind == "shown"]
     assert shown.secret_to == frozenset({0})
@@ -153,8 +177,12 @@ def test_a_revealed_hand_is_in_the_viewers_view_only(toy):
 
 def test_a_given_card_is_seen_by_giver_and_receiver_only(toy):
     """Only the two players a card passes between learn which card it was."""
-    game = table([toy], [["Gift"], ["Crown", "Blank", "Blank"], ["Blank"]], deck=["Blank"] * 6,
-                 priority=[0, 1, 2])
+    game = table(
+        [toy],
+        [["Gift"], ["Crown", "Blank", "Blank"], ["Blank"]],
+        deck=["Blank"] * 6,
+        priority=[0, 1, 2],
+    )
     play_round(game, {0: ("Gift", 1), 1: "Blank", 2: "Blank"}, answers={1: ["Crown"]})
     for seat, sees in ((0, True), (1, True), (2, False)):
         [gave] = [e for e in game.view(seat).events if e.kind == "gave"]
@@ -164,8 +192,12 @@ def test_a_given_card_is_seen_by_giver_and_receiver_only(toy):
 
 def test_the_question_a_card_asks_is_answered_in_private(toy):
     """An answer is seen by the player who gave it and the player whose card asked."""
-    game = table([toy], [["Gift"], ["Crown", "Blank", "Blank"], ["Blank"]], deck=["Blank"] * 6,
-                 priority=[0, 1, 2])
+    game = table(
+        [toy],
+        [["Gift"], ["Crown", "Blank", "Blank"], ["Blank"]],
+        deck=["Blank"] * 6,
+        priority=[0, 1, 2],
+    )
     play_round(game, {0: ("Gift", 1), 1: "Blank", 2: "Blank"}, answers={1: ["Crown"]})
     assert [q.options for q in agent(game, 1).questions] == [("Blank", "Crown")]
     for seat, sees in ((0, True), (1, True), (2, False)):

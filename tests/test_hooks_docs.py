@@ -28,8 +28,11 @@ def plugin_manager() -> pluggy.PluginManager:
 def hooks() -> dict[str, tuple[str, ...]]:
     """Every hook the plugin manager knows, with its parameters."""
     pm = plugin_manager()
-    return {name: tuple(getattr(pm.hook, name).spec.argnames)
-            for name in dir(pm.hook) if name.startswith("spoiler_")}
+    return {
+        name: tuple(getattr(pm.hook, name).spec.argnames)
+        for name in dir(pm.hook)
+        if name.startswith("spoiler_")
+    }
 
 
 def sections() -> dict[str, tuple[str, str]]:
@@ -38,7 +41,7 @@ def sections() -> dict[str, tuple[str, str]]:
     matches = list(HEADING.finditer(DOCS))
     for match in matches:
         end = DOCS.find("\n#", match.end())
-        found[match.group(2)] = (match.group(3), DOCS[match.end():end if end != -1 else None])
+        found[match.group(2)] = (match.group(3), DOCS[match.end() : end if end != -1 else None])
     return found
 
 
@@ -58,8 +61,9 @@ def test_every_hook_is_documented_with_its_exact_signature_and_parameters(name):
     params = hooks()[name]
     assert signature == ", ".join(params), f"docs/hooks.md shows {name}({signature})"
     for param in params:
-        assert re.search(rf"^- `{param}`", text, re.M), \
+        assert re.search(rf"^- `{param}`", text, re.M), (
             f"parameter {param!r} of {name} is not described in docs/hooks.md"
+        )
     assert "Return value:" in text, f"docs/hooks.md does not say what {name} returns"
     assert "```python" in text, f"{name} has no example in docs/hooks.md"
 

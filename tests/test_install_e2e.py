@@ -24,16 +24,21 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CHRONO = ROOT / "expansions" / "spoiler-chrono"
 
-pytestmark = pytest.mark.skipif(not (CHRONO / "pyproject.toml").is_file(),
-                                reason="needs a source checkout with expansions/")
+pytestmark = pytest.mark.skipif(
+    not (CHRONO / "pyproject.toml").is_file(), reason="needs a source checkout with expansions/"
+)
 
 
 def run(*args, **kwargs) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("SPOILER_PLUGINS", "PYTHONPATH", "PIP_REQUIRE_VIRTUALENV")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("SPOILER_PLUGINS", "PYTHONPATH", "PIP_REQUIRE_VIRTUALENV")
+    }
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-    result = subprocess.run([str(a) for a in args], capture_output=True, text=True, env=env,
-                            timeout=120, **kwargs)
+    result = subprocess.run(
+        [str(a) for a in args], capture_output=True, text=True, env=env, timeout=120, **kwargs
+    )
     assert result.returncode == 0, f"{' '.join(map(str, args))}\n{result.stdout}\n{result.stderr}"
     return result
 
@@ -68,15 +73,33 @@ def link_dependencies(target: Path) -> None:
 
 def test_installing_an_expansion_adds_its_cards_and_uninstalling_removes_them(tmp_path):
     wheels = tmp_path / "wheels"
-    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-        "--no-index", "--wheel-dir", wheels, ROOT, CHRONO)
-    assert {p.name.split("-")[0] for p in wheels.glob("*.whl")} == {"spoiler_game", "spoiler_chrono"}
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--quiet",
+        "--no-deps",
+        "--no-build-isolation",
+        "--no-index",
+        "--wheel-dir",
+        wheels,
+        ROOT,
+        CHRONO,
+    )
+    assert {p.name.split("-")[0] for p in wheels.glob("*.whl")} == {
+        "spoiler_game",
+        "spoiler_chrono",
+    }
 
     venv = tmp_path / "venv"
     run(sys.executable, "-m", "venv", "--without-pip", venv)
     python = venv / "bin" / "python"
-    site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])")
-                .stdout.strip())
+    site = Path(
+        run(
+            python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+        ).stdout.strip()
+    )
     link_dependencies(tmp_path / "deps")
     (site / "spoiler-test-deps.pth").write_text(str(tmp_path / "deps") + "\n")
     pip = (sys.executable, "-m", "pip", "--python", python)
@@ -84,12 +107,27 @@ def test_installing_an_expansion_adds_its_cards_and_uninstalling_removes_them(tm
     run(*pip, "install", "--quiet", "--no-index", "--find-links", wheels, "spoiler-chrono")
     spoiler = venv / "bin" / "spoiler"
     listed = {s["name"]: s for s in json.loads(run(spoiler, "sets", "list", "--json").stdout)}
-    assert listed["chrono"]["status"] == "ok" and listed["chrono"]["distribution"] == "spoiler-chrono"
+    assert (
+        listed["chrono"]["status"] == "ok" and listed["chrono"]["distribution"] == "spoiler-chrono"
+    )
     assert listed["base"]["status"] == "ok"
 
-    game = run(spoiler, "play", "--bots", "3", "--sets", "base,chrono", "--seed", "4",
-               "--max-rounds", "6", cwd=tmp_path).stdout
-    assert any(name in game for name in ("Hourglass", "Sundial", "Time Bomb", "Stopwatch", "Rewind"))
+    game = run(
+        spoiler,
+        "play",
+        "--bots",
+        "3",
+        "--sets",
+        "base,chrono",
+        "--seed",
+        "4",
+        "--max-rounds",
+        "6",
+        cwd=tmp_path,
+    ).stdout
+    assert any(
+        name in game for name in ("Hourglass", "Sundial", "Time Bomb", "Stopwatch", "Rewind")
+    )
 
     run(*pip, "uninstall", "--quiet", "--yes", "spoiler-chrono")
     listed = {s["name"] for s in json.loads(run(spoiler, "sets", "list", "--json").stdout)}

@@ -48,8 +48,10 @@ def test_ladder_in_every_order(toy, start, steps, end):
         event = game.state.log[-1]
         assert (event.kind, event.seat, event.cause) == (EVENT[step], 0, "test:ladder")
         after = game.status(0)
-        assert (event.data["before"], event.data["after"]) == (before.name.lower(),
-                                                               after.name.lower())
+        assert (event.data["before"], event.data["after"]) == (
+            before.name.lower(),
+            after.name.lower(),
+        )
         before = after
     assert game.status(0) is end
 
@@ -83,16 +85,18 @@ def test_winning_twice_in_one_round_goes_no_further_than_won(toy):
 def test_losing_twice_in_one_round_goes_no_further_than_lost(toy):
     """Losing while lost changes nothing: one win after two losses puts the player back in
     play."""
-    game = table([toy], [["Blank"], ["Doom"], ["Doom"], ["Bless"]], deck=DECK,
-                 priority=[0, 1, 2, 3])
+    game = table(
+        [toy], [["Blank"], ["Doom"], ["Doom"], ["Bless"]], deck=DECK, priority=[0, 1, 2, 3]
+    )
     play_round(game, {1: ("Doom", 0), 2: ("Doom", 0), 3: ("Bless", 0)})
     assert game.status(0) is IN_PLAY
 
 
 def test_a_lost_player_needs_two_wins_to_win(toy):
     """A second win in the same direction is needed to go further."""
-    game = table([toy], [["Blank"], ["Revive"], ["Bless"]], deck=DECK,
-                 statuses={0: LOST}, priority=[0, 1, 2])
+    game = table(
+        [toy], [["Blank"], ["Revive"], ["Bless"]], deck=DECK, statuses={0: LOST}, priority=[0, 1, 2]
+    )
     play_round(game, {1: ("Revive", 0), 2: ("Bless", 0)})
     assert game.status(0) is WON
     assert game.result.kind == "win" and game.result.winners == (0,)

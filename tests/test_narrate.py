@@ -36,8 +36,12 @@ CARDS = cards()
 
 
 def say(event, reader=None):
-    return narrate(event.seen_by(reader) if reader != "all" else event, NAMES, CARDS,
-                   reader if isinstance(reader, int) else None)
+    return narrate(
+        event.seen_by(reader) if reader != "all" else event,
+        NAMES,
+        CARDS,
+        reader if isinstance(reader, int) else None,
+    )
 
 
 def test_every_event_kind_the_engine_emits_has_its_own_sentence():
@@ -60,17 +64,21 @@ def test_a_drawn_card_is_named_to_its_drawer_only():
 
 def test_a_play_names_its_targets_and_its_information():
     """'Ada played Guess on Bix, naming Shield.' and, to Bix, '... on you ...'."""
-    played = Event(1, "played", 0, "talk:guess",
-                   {"card": "talk:guess", "targets": [1], "info": "Shield"})
+    played = Event(
+        1, "played", 0, "talk:guess", {"card": "talk:guess", "targets": [1], "info": "Shield"}
+    )
     assert say(played) == "Ada played Guess on Bix, naming Shield."
     assert say(played, 1) == "Ada played Guess on you, naming Shield."
 
 
-@pytest.mark.parametrize("before, after, sentence", [
-    ("in_play", "lost", "Bix lost (Guess)."),
-    ("won", "in_play", "Bix lost (Guess), which cancels out the earlier win: back in play."),
-    ("lost", "lost", "Bix lost (Guess), but had already lost: nothing changes."),
-])
+@pytest.mark.parametrize(
+    "before, after, sentence",
+    [
+        ("in_play", "lost", "Bix lost (Guess)."),
+        ("won", "in_play", "Bix lost (Guess), which cancels out the earlier win: back in play."),
+        ("lost", "lost", "Bix lost (Guess), but had already lost: nothing changes."),
+    ],
+)
 def test_losing_is_told_as_a_step_down_the_ladder(before, after, sentence):
     """Ruling 10: a winner who loses is back in play; losing while lost changes nothing."""
     event = Event(1, "lost", 1, "talk:guess", {"before": before, "after": after})
@@ -85,20 +93,24 @@ def test_a_win_while_lost_is_told_as_cancelling_out():
 
 def test_a_hand_shown_to_one_player_is_listed_to_them_alone():
     """Only the viewer learns the cards of a hand shown to them."""
-    shown = Event(3, "shown", 2, None, {"to": 0},
-                  {"cards": ["talk:guess", "talk:shield"]}, frozenset({0}))
+    shown = Event(
+        3, "shown", 2, None, {"to": 0}, {"cards": ["talk:guess", "talk:shield"]}, frozenset({0})
+    )
     assert say(shown, 0) == "Cog's hand was shown to you: Guess and Shield."
     assert say(shown, 2) == "Your hand was shown to Ada."
     assert say(shown, 1) == "Cog's hand was shown to Ada."
 
 
-@pytest.mark.parametrize("result, winners, sentence", [
-    ("win", [0, 2], "Game over: Ada and Cog win!"),
-    ("win", [1], "Game over: Bix wins!"),
-    ("default", [2], "Game over: Cog won by default, everyone else has lost."),
-    ("all_lost", [], "Game over: everyone has lost."),
-    ("draw", [], "Game over: the round limit was reached with no winner. It is a draw."),
-])
+@pytest.mark.parametrize(
+    "result, winners, sentence",
+    [
+        ("win", [0, 2], "Game over: Ada and Cog win!"),
+        ("win", [1], "Game over: Bix wins!"),
+        ("default", [2], "Game over: Cog won by default, everyone else has lost."),
+        ("all_lost", [], "Game over: everyone has lost."),
+        ("draw", [], "Game over: the round limit was reached with no winner. It is a draw."),
+    ],
+)
 def test_every_way_a_game_ends_is_told(result, winners, sentence):
     """Ruling 7 and 9: winners, a default win, everyone lost, and a draw at the round limit."""
     event = Event(5, "game_over", None, None, {"result": result, "winners": winners})
@@ -124,7 +136,9 @@ def test_player_names_keep_the_case_their_players_typed():
     assert narrate(event, ["alice", "bob"], CARDS, you=0) == "You discarded Shield."
 
 
-@pytest.mark.parametrize("n, text", [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"),
-                                     (11, "11th"), (12, "12th"), (21, "21st")])
+@pytest.mark.parametrize(
+    "n, text",
+    [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (21, "21st")],
+)
 def test_priorities_read_as_ordinals(n, text):
     assert ordinal(n) == text

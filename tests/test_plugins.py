@@ -74,17 +74,27 @@ def status(registry, name) -> tuple[str, str | None]:
 
 def game_with(registry, set_names, *, seed=3, strict=False, max_rounds=5) -> Game:
     seats = [Seat(f"P{s}", RandomAgent(seed, s)) for s in range(2)]
-    return Game(registry.card_sets(set_names), seats, seed, max_rounds=max_rounds,
-                hooks=registry.game_hooks(set_names), strict=strict)
+    return Game(
+        registry.card_sets(set_names),
+        seats,
+        seed,
+        max_rounds=max_rounds,
+        hooks=registry.game_hooks(set_names),
+        strict=strict,
+    )
 
 
 def test_a_plugin_implementing_a_misspelt_hook_is_broken():
     """A plugin implementing a misspelt hook is reported as an error, with its reason; the
     other plugins still load."""
     typo = Misspelt()
-    registry = plugins.load({}, [FakeEntryPoint("typo", typo), FakeEntryPoint("good", RulePlugin())])
+    registry = plugins.load(
+        {}, [FakeEntryPoint("typo", typo), FakeEntryPoint("good", RulePlugin())]
+    )
     assert status(registry, "typo") == (
-        "broken", "implements unknown hook(s) spoiler_round_strat (misspelt?)")
+        "broken",
+        "implements unknown hook(s) spoiler_round_strat (misspelt?)",
+    )
     assert status(registry, "good") == ("ok", None)
     assert [p.name for p in registry.broken()] == ["typo"]
     assert not registry.pm.is_registered(typo)
@@ -103,8 +113,13 @@ def test_built_in_plugins_always_load(allow):
     """The built-in plugins (those spoiler-game itself ships) always load, whatever
     SPOILER_PLUGINS says."""
     environ = {} if allow is None else {"SPOILER_PLUGINS": allow}
-    registry = plugins.load(environ, [FakeEntryPoint("base", SetPlugin("base"), dist="spoiler-game"),
-                                      FakeEntryPoint("thirdparty", SetPlugin("extra"), dist="spoiler-thirdparty")])
+    registry = plugins.load(
+        environ,
+        [
+            FakeEntryPoint("base", SetPlugin("base"), dist="spoiler-game"),
+            FakeEntryPoint("thirdparty", SetPlugin("extra"), dist="spoiler-thirdparty"),
+        ],
+    )
     assert status(registry, "base") == ("ok", None)
     assert registry.plugins["base"].builtin is True
     assert "base" in registry.sets
@@ -113,31 +128,48 @@ def test_built_in_plugins_always_load(allow):
 def test_spoiler_plugins_limits_the_other_plugins():
     """SPOILER_PLUGINS (comma-separated entry point names) limits which plugins from other
     distributions load; SPOILER_PLUGINS="" loads none of them."""
+
     def load(environ):
-        registry = plugins.load(environ, [FakeEntryPoint("alpha", SetPlugin("alpha")),
-                                          FakeEntryPoint("beta", SetPlugin("beta")),
-                                          FakeEntryPoint("gamma", RulePlugin())])
+        registry = plugins.load(
+            environ,
+            [
+                FakeEntryPoint("alpha", SetPlugin("alpha")),
+                FakeEntryPoint("beta", SetPlugin("beta")),
+                FakeEntryPoint("gamma", RulePlugin()),
+            ],
+        )
         return {name: info.status for name, info in registry.plugins.items()}
 
     assert load({}) == {"alpha": "ok", "beta": "ok", "gamma": "ok"}
-    assert load({"SPOILER_PLUGINS": "alpha, gamma"}) == \
-        {"alpha": "ok", "beta": "disabled", "gamma": "ok"}
-    assert load({"SPOILER_PLUGINS": ""}) == \
-        {"alpha": "disabled", "beta": "disabled", "gamma": "disabled"}
-    registry = plugins.load({"SPOILER_PLUGINS": "beta"}, [FakeEntryPoint("alpha", SetPlugin("alpha")),
-                                                         FakeEntryPoint("beta", SetPlugin("beta"))])
+    assert load({"SPOILER_PLUGINS": "alpha, gamma"}) == {
+        "alpha": "ok",
+        "beta": "disabled",
+        "gamma": "ok",
+    }
+    assert load({"SPOILER_PLUGINS": ""}) == {
+        "alpha": "disabled",
+        "beta": "disabled",
+        "gamma": "disabled",
+    }
+    registry = plugins.load(
+        {"SPOILER_PLUGINS": "beta"},
+        [FakeEntryPoint("alpha", SetPlugin("alpha")), FakeEntryPoint("beta", SetPlugin("beta"))],
+    )
     assert status(registry, "alpha") == ("disabled", "not listed in SPOILER_PLUGINS")
     assert list(registry.sets) == ["beta"]
 
 
-@pytest.mark.parametrize("error", [ImportError("No module named 'numpy'"),
-                                   SyntaxError("invalid syntax"), SystemExit(3)],
-                         ids=["ImportError", "SyntaxError", "SystemExit"])
+@pytest.mark.parametrize(
+    "error",
+    [ImportError("No module named 'numpy'"), SyntaxError("invalid syntax"), SystemExit(3)],
+    ids=["ImportError", "SyntaxError", "SystemExit"],
+)
 def test_a_plugin_failing_to_import_is_broken_and_others_still_load(error):
     """A plugin that fails to import never takes the game down: it is reported as broken,
     with its reason, and everything else still works."""
-    registry = plugins.load({}, [FakeEntryPoint("fragile", error=error),
-                                 FakeEntryPoint("sturdy", SetPlugin("sturdy"))])
+    registry = plugins.load(
+        {}, [FakeEntryPoint("fragile", error=error), FakeEntryPoint("sturdy", SetPlugin("sturdy"))]
+    )
     state, reason = status(registry, "fragile")
     assert state == "broken"
     assert reason.startswith(f"failed to import: {type(error).__name__}")
@@ -147,19 +179,29 @@ def test_a_plugin_failing_to_import_is_broken_and_others_still_load(error):
 
 def test_two_sets_with_one_name_break_the_second_plugin():
     """A set whose name is taken is reported as broken; the first one keeps its name."""
-    registry = plugins.load({}, [FakeEntryPoint("first", SetPlugin("cards")),
-                                 FakeEntryPoint("second", SetPlugin("cards"))])
+    registry = plugins.load(
+        {},
+        [FakeEntryPoint("first", SetPlugin("cards")), FakeEntryPoint("second", SetPlugin("cards"))],
+    )
     assert status(registry, "first") == ("ok", None)
     assert status(registry, "second") == (
-        "broken", "set name 'cards' is already taken by plugin 'first'")
+        "broken",
+        "set name 'cards' is already taken by plugin 'first'",
+    )
 
 
 def test_hooks_only_run_in_games_that_use_their_set():
     """A plugin's phase and effect hooks take part only when one of its sets is in the game
     (or, for a plugin with no set, in every game)."""
     alpha, beta, rule = SetPlugin("alpha"), SetPlugin("beta"), RulePlugin()
-    registry = plugins.load({}, [FakeEntryPoint("alpha", alpha), FakeEntryPoint("beta", beta),
-                                 FakeEntryPoint("rule", rule)])
+    registry = plugins.load(
+        {},
+        [
+            FakeEntryPoint("alpha", alpha),
+            FakeEntryPoint("beta", beta),
+            FakeEntryPoint("rule", rule),
+        ],
+    )
     game = game_with(registry, ["alpha"])
     game.play()
     assert alpha.rounds_seen == list(range(1, game.round + 1))
@@ -175,14 +217,20 @@ def test_hooks_only_run_in_games_that_use_their_set():
 def test_a_hook_raising_in_a_game_is_logged_and_the_game_goes_on():
     """A plugin that raises in a hook never takes the game down: the log names the plugin and
     the hook, and the game goes on."""
-    registry = plugins.load({}, [FakeEntryPoint("shaky", Raising("shaky")),
-                                 FakeEntryPoint("calm", SetPlugin("calm"))])
+    registry = plugins.load(
+        {}, [FakeEntryPoint("shaky", Raising("shaky")), FakeEntryPoint("calm", SetPlugin("calm"))]
+    )
     game = game_with(registry, ["shaky", "calm"], max_rounds=3)
     result = game.play()
     failures = [e.as_dict() for e in game.state.log if e.kind == "rule_failed"]
-    assert failures[0] == {"round": 1, "kind": "rule_failed", "cause": "shaky", "plugin": "shaky",
-                           "hook": "spoiler_round_start",
-                           "error": "ZeroDivisionError: division by zero in round start"}
+    assert failures[0] == {
+        "round": 1,
+        "kind": "rule_failed",
+        "cause": "shaky",
+        "plugin": "shaky",
+        "hook": "spoiler_round_start",
+        "error": "ZeroDivisionError: division by zero in round start",
+    }
     assert len(failures) == game.round and result.kind == "draw"
 
 

@@ -12,8 +12,9 @@ from spoiler.records import RecordedAgent
 from spoiler.state import Status
 from spoiler.testing import check_invariants
 
-games = dict(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 8),
-             max_rounds=st.integers(1, 40))
+games = dict(
+    seed=st.integers(0, 2**32 - 1), players=st.integers(2, 8), max_rounds=st.integers(1, 40)
+)
 fast = settings(max_examples=100, deadline=None)
 
 
@@ -65,8 +66,9 @@ def test_cards_are_conserved_after_every_round(toy, seed, players, max_rounds):
 def test_lost_players_never_select_or_draw(toy, seed, players, max_rounds):
     """Lost players do not select and do not draw (ruling 8)."""
     asked: list = []
-    game = new_game(toy, seed, players, max_rounds,
-                    [Watched(seed, s, asked) for s in range(players)])
+    game = new_game(
+        toy, seed, players, max_rounds, [Watched(seed, s, asked) for s in range(players)]
+    )
     for before, _, events in rounds(game):
         selected = {e.seat for e in events if e.kind == "selected"}
         assert all(before[s] is not Status.LOST for s in selected)

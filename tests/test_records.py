@@ -42,13 +42,15 @@ def same_plugins_for_the_cli(monkeypatch, registry):
     monkeypatch.setattr(common, "load_registry", lambda: registry)
 
 
-def bots_game(registry, seed: int, kind: str = "random", players: int = 4,
-              max_rounds: int = 100, names=None) -> Game:
+def bots_game(
+    registry, seed: int, kind: str = "random", players: int = 4, max_rounds: int = 100, names=None
+) -> Game:
     names = names or [f"Bot{i}" for i in range(players)]
     seats = [Seat(name, registry.agent(kind, i, seed), kind) for i, name in enumerate(names)]
     sets = registry.card_sets(None)
-    return Game(sets, seats, seed, max_rounds=max_rounds,
-                hooks=registry.game_hooks([s.name for s in sets]))
+    return Game(
+        sets, seats, seed, max_rounds=max_rounds, hooks=registry.game_hooks([s.name for s in sets])
+    )
 
 
 def play_recorded(registry, game: Game, rounds: int | None = None, path=None) -> records.Record:
@@ -102,8 +104,12 @@ def test_a_record_holds_the_seed_sets_players_options_decisions_and_result(regis
     assert data["spoiler_game"] == __version__
     assert data["seed"] == 3
     assert data["options"] == {"max_rounds": 100, "strict": False}
-    assert {"name": "base", "version": "1.0.0", "distribution": "spoiler-game",
-            "distribution_version": __version__} in data["sets"]
+    assert {
+        "name": "base",
+        "version": "1.0.0",
+        "distribution": "spoiler-game",
+        "distribution_version": __version__,
+    } in data["sets"]
     assert data["players"] == [{"name": f"Bot{i}", "kind": "greedy"} for i in range(4)]
     assert [r["round"] for r in data["rounds"]] == list(range(1, game.round + 1))
     first = data["rounds"][0]["selections"][0]
@@ -113,11 +119,18 @@ def test_a_record_holds_the_seed_sets_players_options_decisions_and_result(regis
     assert data["result"]["events"] == len(game.state.log)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32), kind=st.sampled_from(["random", "greedy"]),
-       players=st.integers(2, 8), max_rounds=st.sampled_from([3, 10, 100]))
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    seed=st.integers(0, 2**32),
+    kind=st.sampled_from(["random", "greedy"]),
+    players=st.integers(2, 8),
+    max_rounds=st.sampled_from([3, 10, 100]),
+)
 def test_any_recorded_bots_game_replays_to_the_same_event_log_and_result(
-        registry, seed, kind, players, max_rounds):
+    registry, seed, kind, players, max_rounds
+):
     """Issue 5: "any seeded bots game, recorded, replays to the same event log and result"."""
     game = bots_game(registry, seed, kind, players, max_rounds)
     record = reread(play_recorded(registry, game))
@@ -127,11 +140,18 @@ def test_any_recorded_bots_game_replays_to_the_same_event_log_and_result(
     assert again.result == game.result
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32), kind=st.sampled_from(["random", "greedy"]),
-       players=st.integers(2, 6), data=st.data())
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    seed=st.integers(0, 2**32),
+    kind=st.sampled_from(["random", "greedy"]),
+    players=st.integers(2, 6),
+    data=st.data(),
+)
 def test_a_game_saved_at_round_k_and_resumed_is_the_game_played_straight_through(
-        registry, seed, kind, players, data):
+    registry, seed, kind, players, data
+):
     """Issue 5: "a game saved at round k and resumed gives the same game as one played
     straight through". The bots go on as they would have: each one saw every recorded
     decision again while the record replayed, so its own random stream is where it was."""
@@ -151,7 +171,9 @@ def test_a_game_saved_at_round_k_and_resumed_is_the_game_played_straight_through
     assert saved.dumps() == whole.dumps()
 
 
-def test_a_record_is_written_through_a_temporary_file_renamed_over_it(registry, tmp_path, monkeypatch):
+def test_a_record_is_written_through_a_temporary_file_renamed_over_it(
+    registry, tmp_path, monkeypatch
+):
     """Issue 5: the record is rewritten "by writing a temporary file and renaming it over the
     old one", so a crash "never leaves a half-written file"."""
     path = tmp_path / "game.toml"
@@ -233,7 +255,8 @@ def test_replay_verify_says_the_record_matches(tmp_path, registry):
     names = [p.name for p in game.state.players]
     assert result.stdout.strip() == (
         f"{path}: OK: {game.round} rounds, {len(game.state.log)} events and the result match "
-        f"the record (result: {game.result.describe(names)})")
+        f"the record (result: {game.result.describe(names)})"
+    )
 
 
 def test_an_unfinished_record_replays_up_to_where_it_stops(tmp_path, registry):
@@ -245,12 +268,14 @@ def test_an_unfinished_record_replays_up_to_where_it_stops(tmp_path, registry):
     assert replayed.exit_code == 0
     assert replayed.stdout.splitlines()[-1] == (
         f"The record stops after round 2; the game is not over. Continue it with: "
-        f"spoiler resume {path}")
+        f"spoiler resume {path}"
+    )
     verified = cli("replay", "--verify", path)
     assert verified.exit_code == 0
     assert verified.stdout.strip() == (
         f"{path}: OK: 2 rounds, {len(game.state.log)} events match the record (the game is "
-        f"not over; continue it with: spoiler resume {path})")
+        f"not over; continue it with: spoiler resume {path})"
+    )
 
 
 def test_replay_verify_exits_1_when_the_replay_differs(tmp_path, registry):
@@ -277,7 +302,9 @@ def test_replay_step_waits_for_enter_between_rounds(tmp_path, registry):
     play_recorded(registry, game).save(path)
     result = cli("replay", "--step", path, input="\n" * game.round)
     assert result.exit_code == 0
-    prompts = [line.rstrip() for line in result.stdout.splitlines() if line.startswith("Press Enter")]
+    prompts = [
+        line.rstrip() for line in result.stdout.splitlines() if line.startswith("Press Enter")
+    ]
     assert prompts == [f"Press Enter for round {n}." for n in range(2, game.round + 1)]
 
     stopped = cli("replay", "--step", path, input="")
@@ -307,8 +334,9 @@ def test_a_human_game_stopped_mid_game_is_resumed_and_replayed_to_the_same_end(t
     """Issue 5, done when: "play with --record, quit mid-game, resume, finish, replay the
     whole game and see the same end"."""
     path = tmp_path / "game.toml"
-    stopped = cli("play", "--players", "Ann", "--bots", 2, "--seed", 1, "--record", path,
-                  input="2\n" * 4)
+    stopped = cli(
+        "play", "--players", "Ann", "--bots", 2, "--seed", 1, "--record", path, input="2\n" * 4
+    )
     assert stopped.exit_code == 130
     assert f"continue with: spoiler resume {path}" in stopped.stdout
     recorded = len(records.load(path).rounds)
@@ -374,8 +402,10 @@ def test_a_record_that_cannot_be_written_mid_game_stops_it_with_one_line(tmp_pat
     monkeypatch.setattr(records.Record, "save", save)
     result = cli("play", "--bots", 4, "--seed", 21, "--record", path)
     assert result.exit_code == 1
-    assert result.stderr.strip() == (f"Error: --record {path}: cannot write it: No space left on "
-                                     f"device; the game stops here (seed 21)")
+    assert result.stderr.strip() == (
+        f"Error: --record {path}: cannot write it: No space left on "
+        f"device; the game stops here (seed 21)"
+    )
     assert len(records.load(path).rounds) == 1
 
 
@@ -452,8 +482,9 @@ def test_truncated_records_are_refused_at_every_offset(tmp_path, request, record
     none changes the file"."""
     whole = request.getfixturevalue(record)
     path = tmp_path / "game.toml"
-    offsets = (set(range(0, len(whole), max(1, len(whole) // 120)))
-               | {i + 1 for i, b in enumerate(whole) if b == ord("\n")})
+    offsets = set(range(0, len(whole), max(1, len(whole) // 120))) | {
+        i + 1 for i, b in enumerate(whole) if b == ord("\n")
+    }
     # Neither the whole file nor the whole file but its final newline is a truncation.
     offsets -= {len(whole), len(whole) - 1}
     for offset in sorted(offsets):
@@ -474,7 +505,9 @@ def test_random_byte_changes_are_refused(tmp_path, unfinished):
     for _ in range(150):
         damaged = bytearray(unfinished)
         offset = rng.randrange(len(damaged))
-        damaged[offset] = rng.choice([damaged[offset] ^ (1 << rng.randrange(8)), rng.randrange(256)])
+        damaged[offset] = rng.choice(
+            [damaged[offset] ^ (1 << rng.randrange(8)), rng.randrange(256)]
+        )
         try:
             if tomllib.loads(damaged.decode()) == original:
                 continue
@@ -514,45 +547,114 @@ HAND_EDITS = [
     ("seed, missing", lambda d: d.pop("seed"), "seed: missing"),
     ("unknown field", lambda d: d.update(colour="red"), "colour: unknown field"),
     ("options.max_rounds", lambda d: d["options"].update(max_rounds=0), "options.max_rounds: 0"),
-    ("options.strict", lambda d: d["options"].update(strict="yes"), "options.strict: expected true or false"),
+    (
+        "options.strict",
+        lambda d: d["options"].update(strict="yes"),
+        "options.strict: expected true or false",
+    ),
     ("options, unknown", lambda d: d["options"].update(speed=2), "options.speed: unknown field"),
-    ("sets, another version", lambda d: d["sets"][0].update(version="9.9.9"),
-     "sets: set 'base' was 9.9.9 in this game, but 1.0.0 is installed (pip install spoiler-game=="),
-    ("sets, not installed", lambda d: d["sets"].append(
-        {"name": "nebula", "version": "2.0.0", "distribution": "spoiler-nebula",
-         "distribution_version": "2.0.0"}),
-     "sets: set 'nebula' 2.0.0 is not installed (pip install spoiler-nebula==2.0.0)"),
+    (
+        "sets, another version",
+        lambda d: d["sets"][0].update(version="9.9.9"),
+        "sets: set 'base' was 9.9.9 in this game, but 1.0.0 is installed (pip install spoiler-game==",
+    ),
+    (
+        "sets, not installed",
+        lambda d: d["sets"].append(
+            {
+                "name": "nebula",
+                "version": "2.0.0",
+                "distribution": "spoiler-nebula",
+                "distribution_version": "2.0.0",
+            }
+        ),
+        "sets: set 'nebula' 2.0.0 is not installed (pip install spoiler-nebula==2.0.0)",
+    ),
     ("sets, empty", lambda d: d.update(sets=[]), "sets: the game has no card set"),
     ("sets[1].name", lambda d: d["sets"][0].pop("name"), "sets[1].name: missing"),
-    ("players, one", lambda d: d.update(players=d["players"][:1]), "players: a game has 2 to 8 players, not 1"),
-    ("players, same name", lambda d: d["players"][1].update(name="Bot0"), "players: player names must differ"),
-    ("players[2].name", lambda d: d["players"][1].update(name=""), "players[2]: a player needs a name"),
-    ("players[2].kind", lambda d: d["players"][1].update(kind=5), "players[2].kind: expected a string"),
+    (
+        "players, one",
+        lambda d: d.update(players=d["players"][:1]),
+        "players: a game has 2 to 8 players, not 1",
+    ),
+    (
+        "players, same name",
+        lambda d: d["players"][1].update(name="Bot0"),
+        "players: player names must differ",
+    ),
+    (
+        "players[2].name",
+        lambda d: d["players"][1].update(name=""),
+        "players[2]: a player needs a name",
+    ),
+    (
+        "players[2].kind",
+        lambda d: d["players"][1].update(kind=5),
+        "players[2].kind: expected a string",
+    ),
     ("rounds, renumbered", lambda d: d["rounds"][1].update(round=7), "round 2: numbered 7"),
     ("rounds, round missing", lambda d: d["rounds"][1].pop("round"), "round 2: round: missing"),
-    ("selection, unknown card", lambda d: _first_selection(d).update(card="base:joker"),
-     "'base:joker', which is not a card of this game's sets"),
-    ("selection, seat", lambda d: _first_selection(d).update(seat=9), "round 1, selection 1: seat: 9 is not a seat"),
-    ("selection, targets", lambda d: _first_selection(d).update(targets=["Bob"]),
-     "round 1, selection 1: targets: 'Bob' is not a seat"),
-    ("selection, info", lambda d: _first_selection(d).update(info=1.5),
-     "round 1, selection 1: info: expected a name or a number"),
-    ("selection, missing", lambda d: d["rounds"][0]["selections"].pop(0),
-     "round 1: the record holds no selection for"),
-    ("answer, missing", lambda d: _answered_round(d).pop("answers"), "the record holds no answer for"),
-    ("answer, not a string", lambda d: _answered_round(d)["answers"][0].update(answer=3),
-     "answer 1: answer: expected a string"),
-    ("rounds, past the limit", lambda d: d["options"].update(max_rounds=2),
-     "rounds: 4 rounds reach the round limit of 2"),
-    ("result, invented", lambda d: d.update(result={"kind": "win", "winners": [0], "round": 4,
-                                                     "events": 1, "log": "0"}),
-     "round 4: the record says the game ended"),
-    ("result.kind", lambda d: d.update(result={"kind": "maybe", "winners": [], "round": 4,
-                                               "events": 1, "log": "0"}),
-     "result.kind: 'maybe' is not one of"),
-    ("result.round", lambda d: d.update(result={"kind": "draw", "winners": [], "round": 9,
-                                                "events": 1, "log": "0"}),
-     "result.round: the game ended in round 9, but the record holds 4 rounds"),
+    (
+        "selection, unknown card",
+        lambda d: _first_selection(d).update(card="base:joker"),
+        "'base:joker', which is not a card of this game's sets",
+    ),
+    (
+        "selection, seat",
+        lambda d: _first_selection(d).update(seat=9),
+        "round 1, selection 1: seat: 9 is not a seat",
+    ),
+    (
+        "selection, targets",
+        lambda d: _first_selection(d).update(targets=["Bob"]),
+        "round 1, selection 1: targets: 'Bob' is not a seat",
+    ),
+    (
+        "selection, info",
+        lambda d: _first_selection(d).update(info=1.5),
+        "round 1, selection 1: info: expected a name or a number",
+    ),
+    (
+        "selection, missing",
+        lambda d: d["rounds"][0]["selections"].pop(0),
+        "round 1: the record holds no selection for",
+    ),
+    (
+        "answer, missing",
+        lambda d: _answered_round(d).pop("answers"),
+        "the record holds no answer for",
+    ),
+    (
+        "answer, not a string",
+        lambda d: _answered_round(d)["answers"][0].update(answer=3),
+        "answer 1: answer: expected a string",
+    ),
+    (
+        "rounds, past the limit",
+        lambda d: d["options"].update(max_rounds=2),
+        "rounds: 4 rounds reach the round limit of 2",
+    ),
+    (
+        "result, invented",
+        lambda d: d.update(
+            result={"kind": "win", "winners": [0], "round": 4, "events": 1, "log": "0"}
+        ),
+        "round 4: the record says the game ended",
+    ),
+    (
+        "result.kind",
+        lambda d: d.update(
+            result={"kind": "maybe", "winners": [], "round": 4, "events": 1, "log": "0"}
+        ),
+        "result.kind: 'maybe' is not one of",
+    ),
+    (
+        "result.round",
+        lambda d: d.update(
+            result={"kind": "draw", "winners": [], "round": 9, "events": 1, "log": "0"}
+        ),
+        "result.round: the game ended in round 9, but the record holds 4 rounds",
+    ),
 ]
 
 
@@ -573,7 +675,9 @@ def test_a_hand_edit_of_each_field_is_refused_naming_the_field(tmp_path, unfinis
         assert_refused(result, message)
     assert snapshot(path) == before
 
-    path.write_text(tomli_w.dumps({**data, "checksum": tomllib.loads(unfinished.decode())["checksum"]}))
+    path.write_text(
+        tomli_w.dumps({**data, "checksum": tomllib.loads(unfinished.decode())["checksum"]})
+    )
     assert_refused(cli("replay", path))
 
 
@@ -586,13 +690,16 @@ def test_an_illegal_recorded_selection_names_the_round(tmp_path, unfinished, reg
     # A card from the deck, which no one holds at the start of round 1.
     seat = data["rounds"][0]["selections"][0]["seat"]
     held = {c.id for c in game.state.players[seat].hand}
-    stranger = next(c for c in game.state.deck if c.id not in held and not c.targets and c.ask is None)
+    stranger = next(
+        c for c in game.state.deck if c.id not in held and not c.targets and c.ask is None
+    )
     data["rounds"][0]["selections"][0].update(card=stranger.id, targets=[])
     data["rounds"][0]["selections"][0].pop("info", None)
     path = tmp_path / "game.toml"
     path.write_text(tomli_w.dumps(resign(data)))
-    refused_everywhere(path, f"round 1: Bot{seat}'s recorded selection is illegal:",
-                       "is not in your hand")
+    refused_everywhere(
+        path, f"round 1: Bot{seat}'s recorded selection is illegal:", "is not in your hand"
+    )
 
 
 def test_a_record_marked_as_edited_is_played_as_it_stands(tmp_path, unfinished):
@@ -647,19 +754,29 @@ def test_the_records_doc_describes_every_field_a_record_has(registry):
 def terminal(*args: str, cwd: Path):
     pexpect = pytest.importorskip("pexpect")
     script = Path(sys.executable).with_name("spoiler")
-    command, argv = ((str(script), list(args)) if script.exists() else
-                     (sys.executable, ["-c", "from spoiler.cli import main; main()", *args]))
+    command, argv = (
+        (str(script), list(args))
+        if script.exists()
+        else (sys.executable, ["-c", "from spoiler.cli import main; main()", *args])
+    )
     env = {**os.environ, **BUILTINS_ONLY, "TERM": "xterm", "NO_COLOR": "1"}
-    return pexpect.spawn(command, argv, cwd=str(cwd), env=env, encoding="utf-8",
-                         dimensions=(40, 100), timeout=20)
+    return pexpect.spawn(
+        command, argv, cwd=str(cwd), env=env, encoding="utf-8", dimensions=(40, 100), timeout=20
+    )
 
 
 def answer_everything(child, until: str | None = None) -> None:
     """Answer every prompt as a person would (the first card that can be played, the first
     target, the first option), until ``until`` appears or the program ends."""
     EOF = pytest.importorskip("pexpect").EOF
-    patterns = [r"Play which card\? \[1-\d+\]", r"Target\? \[(\d+)", r"\? \[(\d+)-\d+\]",
-                r"\? \[1-\d+\]", r"\? \[(\d+)(?:, \d+)+\]", EOF]
+    patterns = [
+        r"Play which card\? \[1-\d+\]",
+        r"Target\? \[(\d+)",
+        r"\? \[(\d+)-\d+\]",
+        r"\? \[1-\d+\]",
+        r"\? \[(\d+)(?:, \d+)+\]",
+        EOF,
+    ]
     if until is not None:
         patterns.append(until)
     tries = 1
@@ -685,7 +802,9 @@ def test_quit_with_ctrl_c_save_resume_finish_and_replay_in_a_terminal(tmp_path):
     answer_everything(child, until=r"Round 2")
     child.expect(r"Play which card\?")
     child.sendintr()
-    child.expect(r"Save the 1 whole round\(s\) played to spoiler-12\.toml, to resume later\? \[Y/n\]")
+    child.expect(
+        r"Save the 1 whole round\(s\) played to spoiler-12\.toml, to resume later\? \[Y/n\]"
+    )
     child.sendline("")
     child.expect(r"Saved to spoiler-12\.toml; continue with: spoiler resume spoiler-12\.toml")
     child.expect(EOF)

@@ -65,10 +65,16 @@ def test_seed_every_player_selects_a_card_if_possible(toy):
     game = table([toy], [["Doom", "Blank"], ["Guess"], ["Blank"]], deck=DECK)
     events = play_round(game, {0: ("Doom", 1), 1: ("Guess", 2, "Crown"), 2: "Blank"})
     assert sorted(seats_of(events, "selected")) == [0, 1, 2]
-    played = {e.seat: (e.data["card"], e.data["targets"], e.data["info"])
-              for e in events if e.kind == "played"}
-    assert played == {0: ("toy:doom", [1], None), 1: ("toy:guess", [2], "Crown"),
-                      2: ("toy:blank", [], None)}
+    played = {
+        e.seat: (e.data["card"], e.data["targets"], e.data["info"])
+        for e in events
+        if e.kind == "played"
+    }
+    assert played == {
+        0: ("toy:doom", [1], None),
+        1: ("toy:guess", [2], "Crown"),
+        2: ("toy:blank", [], None),
+    }
 
 
 def test_seed_cards_are_played_in_order_of_priority(toy):
@@ -91,8 +97,9 @@ def test_seed_a_player_who_loses_still_has_their_card_activate(toy):
 def test_seed_each_player_draws_then_priorities_shift(toy):
     """After this, each player draws a card, and priorities shift: 2nd becomes 1st, 1st
     becomes last, and so forth."""
-    game = table([toy], [["Blank"], ["Blank"], ["Blank"]], deck=["Crown", "Fall", "Doom"],
-                 priority=[1, 2, 0])
+    game = table(
+        [toy], [["Blank"], ["Blank"], ["Blank"]], deck=["Crown", "Fall", "Doom"], priority=[1, 2, 0]
+    )
     events = play_round(game)
     assert seats_of(events, "drew") == [1, 2, 0]  # in priority order, from the top
     assert [hand(game, s) for s in range(3)] == [["Doom"], ["Crown"], ["Fall"]]
@@ -137,22 +144,40 @@ def test_seed_two_or_more_winners_all_win(toy):
 def test_seed_a_lost_player_only_loses_the_power_to_play_and_draw(toy):
     """A player who has lost **only** loses the power to play a card at the beginning of each
     round and to draw a card at the end of each round. They can still be affected by cards."""
-    game = table([toy], [["Doom"], ["Blank"], ["Crown", "Blank"]], deck=DECK,
-                 statuses={2: LOST}, priority=[0, 1, 2])
+    game = table(
+        [toy],
+        [["Doom"], ["Blank"], ["Crown", "Blank"]],
+        deck=DECK,
+        statuses={2: LOST},
+        priority=[0, 1, 2],
+    )
     events = play_round(game, {0: ("Doom", 2), 1: "Blank"})
     assert agent(game, 2).views == []  # never asked to select
     assert 2 not in seats_of(events, "selected") + seats_of(events, "drew")
     assert hand(game, 2) == ["Blank", "Crown"]
     # Still affected: A's Doom resolves against C (who stays lost: there is no lower step).
     lost = [e.as_dict() for e in events if e.kind == "lost"]
-    assert lost == [{"round": 1, "kind": "lost", "seat": 2, "cause": "toy:doom",
-                     "before": "lost", "after": "lost"}]
+    assert lost == [
+        {
+            "round": 1,
+            "kind": "lost",
+            "seat": 2,
+            "cause": "toy:doom",
+            "before": "lost",
+            "after": "lost",
+        }
+    ]
 
 
 def test_seed_a_lost_player_may_do_what_a_card_lets_them(toy):
     """If a card lets them do something, they may do it."""
-    game = table([toy], [["Gift"], ["Blank"], ["Crown", "Blank"]], deck=DECK,
-                 statuses={2: LOST}, priority=[0, 1, 2])
+    game = table(
+        [toy],
+        [["Gift"], ["Blank"], ["Crown", "Blank"]],
+        deck=DECK,
+        statuses={2: LOST},
+        priority=[0, 1, 2],
+    )
     play_round(game, {0: ("Gift", 2)}, answers={2: ["Crown"]})
     assert [q.prompt for q in agent(game, 2).questions] == ["Which card do you give?"]
     assert hand(game, 2) == ["Blank"]
@@ -195,15 +220,22 @@ def test_seed_the_order_of_things(toy):
     winners or everyone has lost."""
     game = table([toy], [["Herald"], ["Herald"]], deck=DECK, priority=[1, 0])
     events = play_round(game)
-    steps = [(e.kind, e.seat) for e in events
-             if e.kind in ("selected", "at_beginning", "played", "at_end", "drew",
-                           "priorities_shifted")]
+    steps = [
+        (e.kind, e.seat)
+        for e in events
+        if e.kind in ("selected", "at_beginning", "played", "at_end", "drew", "priorities_shifted")
+    ]
     assert steps == [
-        ("selected", 1), ("selected", 0),
-        ("at_beginning", 1), ("at_beginning", 0),
-        ("played", 1), ("played", 0),
-        ("at_end", 1), ("at_end", 0),
-        ("drew", 1), ("drew", 0),
+        ("selected", 1),
+        ("selected", 0),
+        ("at_beginning", 1),
+        ("at_beginning", 0),
+        ("played", 1),
+        ("played", 0),
+        ("at_end", 1),
+        ("at_end", 0),
+        ("drew", 1),
+        ("drew", 0),
         ("priorities_shifted", None),
     ]
     game = table([toy], [["Crown"], ["Blank"]], deck=DECK)
@@ -245,14 +277,19 @@ def test_ruling_2_selection_is_simultaneous_and_hidden(toy):
     """2. Selection is simultaneous and hidden. Every player who has not lost and holds a
     card must select one card, with the targets and information it asks for, before
     anything resolves. No one sees another's selection before all have chosen."""
-    game = table([toy], [["Crown", "Blank", "Blank"], ["Doom", "Blank", "Blank"],
-                         ["Blank", "Blank", "Blank"]], deck=DECK, priority=[0, 1, 2])
+    game = table(
+        [toy],
+        [["Crown", "Blank", "Blank"], ["Doom", "Blank", "Blank"], ["Blank", "Blank", "Blank"]],
+        deck=DECK,
+        priority=[0, 1, 2],
+    )
     seen = {}
 
     def watch(seat, select):
         def select_and_remember(view):
             seen[seat] = ([p.hand_size for p in view.players], [e.kind for e in view.events])
             return select(view)
+
         return select_and_remember
 
     for seat in (1, 2):
@@ -288,14 +325,14 @@ def test_ruling_3_an_illegal_selection_is_refused_and_asked_again(toy):
     selected: an illegal selection is refused and asked again."""
     game = table([toy], [["Guess", "Doom", "Blank"], ["Blank"]], deck=DECK)
     agent(game, 0).selections += [
-        Selection("Crown"),                        # not in hand
-        Selection("Doom", (0,)),                   # targets themself
-        Selection("Doom", (7,)),                   # not a player
-        Selection("Doom"),                         # no target
-        Selection("Guess", (1,), "Guess"),         # Guess may not name Guess
-        Selection("Guess", (1,), "Dragon"),        # not a card in this game
-        Selection("Blank", (), "Crown"),           # Blank asks for nothing
-        Selection("Guess", (1,), "crown"),         # legal (names are case-insensitive)
+        Selection("Crown"),  # not in hand
+        Selection("Doom", (0,)),  # targets themself
+        Selection("Doom", (7,)),  # not a player
+        Selection("Doom"),  # no target
+        Selection("Guess", (1,), "Guess"),  # Guess may not name Guess
+        Selection("Guess", (1,), "Dragon"),  # not a card in this game
+        Selection("Blank", (), "Crown"),  # Blank asks for nothing
+        Selection("Guess", (1,), "crown"),  # legal (names are case-insensitive)
     ]
     events = play_round(game)
     errors = [v.error for v in agent(game, 0).views]
@@ -310,8 +347,11 @@ def test_ruling_3_an_illegal_selection_is_refused_and_asked_again(toy):
         "Blank asks for no information",
     ]
     [played] = [e for e in events if e.kind == "played" and e.seat == 0]
-    assert (played.data["card"], played.data["targets"], played.data["info"]) == \
-        ("toy:guess", [1], "Crown")
+    assert (played.data["card"], played.data["targets"], played.data["info"]) == (
+        "toy:guess",
+        [1],
+        "Crown",
+    )
 
 
 def test_ruling_3_multiple_targets_must_be_different_players(toy):
@@ -319,8 +359,10 @@ def test_ruling_3_multiple_targets_must_be_different_players(toy):
     game = table([toy], [["Swap"], ["Blank"], ["Blank"]], deck=DECK)
     agent(game, 0).selections += [Selection("Swap", (1, 1)), Selection("Swap", (1, 2))]
     play_round(game)
-    assert [v.error for v in agent(game, 0).views] == \
-        [None, "Swap needs different players as its targets"]
+    assert [v.error for v in agent(game, 0).views] == [
+        None,
+        "Swap needs different players as its targets",
+    ]
 
 
 def test_ruling_3_a_card_whose_targets_cannot_differ_cannot_be_selected(toy):
@@ -335,8 +377,13 @@ def test_ruling_3_a_card_whose_targets_cannot_differ_cannot_be_selected(toy):
 def test_ruling_3_targets_are_locked_whatever_their_status_now_is(toy):
     """3. … At resolution a card affects its targets whatever their status now is, unless its
     text says otherwise."""
-    game = table([toy], [["Revive"], ["Revive"], ["Blank"]], deck=DECK,
-                 statuses={2: LOST}, priority=[0, 1, 2])
+    game = table(
+        [toy],
+        [["Revive"], ["Revive"], ["Blank"]],
+        deck=DECK,
+        statuses={2: LOST},
+        priority=[0, 1, 2],
+    )
     play_round(game, {0: ("Revive", 2), 1: ("Revive", 2)})
     # B chose C while C was lost; A's Revive brought C back first, and B's still resolves.
     assert game.status(2) is WON
@@ -347,17 +394,19 @@ def test_ruling_4_beginning_of_round_parts_resolve_in_priority_order_ongoing_fir
     """4. Resolution order. Beginning of round: the "At Beginning of Round" parts of the
     selected cards and of ongoing effects resolve in priority order (an ongoing effect
     before a new card of the same player)."""
-    game = table([toy], [["Sundial", "Herald"], ["Blank", "Herald"]], deck=DECK,
-                 priority=[0, 1])
+    game = table([toy], [["Sundial", "Herald"], ["Blank", "Herald"]], deck=DECK, priority=[0, 1])
     play_round(game, {0: "Sundial", 1: "Blank"})
     assert game.state.priority == [1, 0]
     events = play_round(game, {0: "Herald", 1: "Herald"})
-    beginning = [(e.kind, e.seat, e.cause) for e in events
-                 if e.kind == "at_beginning" or e.data.get("message") == "the sundial turns"]
+    beginning = [
+        (e.kind, e.seat, e.cause)
+        for e in events
+        if e.kind == "at_beginning" or e.data.get("message") == "the sundial turns"
+    ]
     assert beginning == [
         ("at_beginning", 1, "toy:herald"),
-        ("note", None, "toy:sundial"),           # A's ongoing Sundial …
-        ("at_beginning", 0, "toy:herald"),       # … before A's new card
+        ("note", None, "toy:sundial"),  # A's ongoing Sundial …
+        ("at_beginning", 0, "toy:herald"),  # … before A's new card
     ]
 
 
@@ -405,10 +454,18 @@ def test_ruling_5_end_of_round_in_order(toy):
     has not lost draws one card, in priority order."""
     game = table([toy], [["Herald"], ["Aegis"], ["Herald"]], deck=DECK, priority=[2, 0, 1])
     events = play_round(game)
-    steps = [(e.kind, e.seat) for e in events
-             if e.kind in ("at_end", "ongoing_ended", "cleared", "drew")]
-    assert steps == [("at_end", 2), ("at_end", 0), ("ongoing_ended", 1), ("cleared", None),
-                     ("drew", 2), ("drew", 0), ("drew", 1)]
+    steps = [
+        (e.kind, e.seat) for e in events if e.kind in ("at_end", "ongoing_ended", "cleared", "drew")
+    ]
+    assert steps == [
+        ("at_end", 2),
+        ("at_end", 0),
+        ("ongoing_ended", 1),
+        ("cleared", None),
+        ("drew", 2),
+        ("drew", 0),
+        ("drew", 1),
+    ]
     assert names(game.state.discard) == ["Aegis", "Herald", "Herald"]
     assert game.state.ongoing == []
 
@@ -443,8 +500,11 @@ def test_ruling_5_an_empty_deck_is_refilled_from_the_discard_pile(toy):
     assert kinds(events).count("reshuffled") == 1
     assert [e.data["cards"] for e in events if e.kind == "reshuffled"] == [3]
     assert game.state.discard == []
-    assert names(game.hand(0) + game.hand(1) + tuple(game.state.deck)) == \
-        ["Blank", "Blank", "Crown"]
+    assert names(game.hand(0) + game.hand(1) + tuple(game.state.deck)) == [
+        "Blank",
+        "Blank",
+        "Crown",
+    ]
 
 
 def test_ruling_5_with_deck_and_discard_empty_no_card_is_drawn(toy):
@@ -459,8 +519,9 @@ def test_ruling_5_with_deck_and_discard_empty_no_card_is_drawn(toy):
 def test_ruling_6_priorities_shift_among_all_players_lost_ones_included(toy):
     """6. Priorities shift among all players, lost ones included (2nd becomes 1st, 1st
     becomes last)."""
-    game = table([toy], [["Blank"], ["Blank"], ["Blank"]], deck=DECK,
-                 statuses={1: LOST}, priority=[1, 2, 0])
+    game = table(
+        [toy], [["Blank"], ["Blank"], ["Blank"]], deck=DECK, statuses={1: LOST}, priority=[1, 2, 0]
+    )
     play_round(game)
     assert game.state.priority == [2, 0, 1]
     play_round(game)
@@ -504,8 +565,9 @@ def test_ruling_7_exactly_one_player_not_lost_wins_by_default(toy):
     game = table([toy], [["Fall"], ["Blank"], ["Fall"]], deck=DECK)
     play_round(game)
     assert game.result.kind == "default" and game.result.winners == (1,)
-    assert game.result.describe(["A", "B", "C"]) == \
-        "B won by default in round 1: everyone else lost."
+    assert (
+        game.result.describe(["A", "B", "C"]) == "B won by default in round 1: everyone else lost."
+    )
 
 
 def test_ruling_7_otherwise_the_next_round_begins(toy):
@@ -520,8 +582,13 @@ def test_ruling_7_otherwise_the_next_round_begins(toy):
 def test_ruling_8_lost_players_do_not_select_or_draw_but_can_act(toy):
     """8. Lost players do not select and do not draw, but are affected by cards, can be
     targeted, and can still do what a card lets them do (choose, answer, take a card)."""
-    game = table([toy], [["Gift"], ["Swap"], ["Crown", "Blank"]], deck=DECK,
-                 statuses={2: LOST}, priority=[0, 1, 2])
+    game = table(
+        [toy],
+        [["Gift"], ["Swap"], ["Crown", "Blank"]],
+        deck=DECK,
+        statuses={2: LOST},
+        priority=[0, 1, 2],
+    )
     events = play_round(game, {0: ("Gift", 2), 1: ("Swap", (0, 2))}, answers={2: ["Blank"]})
     assert agent(game, 2).views[0].error is None and len(agent(game, 2).questions) == 1
     assert 2 not in seats_of(events, "selected") + seats_of(events, "drew")
@@ -540,8 +607,9 @@ def test_ruling_9_reaching_the_round_limit_is_a_draw(toy):
     assert game.result is None
     play_round(game)
     assert game.result.kind == "draw" and game.result.winners == ()
-    assert game.result.describe(["A", "B"]) == \
-        "Draw: the round limit of 2 was reached with no winner."
+    assert (
+        game.result.describe(["A", "B"]) == "Draw: the round limit of 2 was reached with no winner."
+    )
     with pytest.raises(GameError, match="over"):
         game.play_round()
 
@@ -557,23 +625,34 @@ def test_ruling_10_win_and_lose_cancel_out(toy):
     """10. Win and lose cancel out through a three-step ladder: lost → in play → won. A lost
     player who wins is back in play; a winner who loses is back in play; a second win (or
     loss) in the same direction is needed to go further."""
-    game = table([toy], [["Crown"], ["Doom"], ["Revive"], ["Revive"], ["Blank"]], deck=DECK,
-                 statuses={4: LOST}, priority=[0, 1, 2, 3, 4])
+    game = table(
+        [toy],
+        [["Crown"], ["Doom"], ["Revive"], ["Revive"], ["Blank"]],
+        deck=DECK,
+        statuses={4: LOST},
+        priority=[0, 1, 2, 3, 4],
+    )
     play_round(game, {1: ("Doom", 0), 2: ("Revive", 4), 3: ("Revive", 4)})
     assert game.status(0) is IN_PLAY  # won, then lost
-    assert game.status(4) is WON      # lost, won (back in play), won again
+    assert game.status(4) is WON  # lost, won (back in play), won again
     assert game.result.winners == (4,)
 
 
 def test_ruling_11_a_card_whose_effect_fails_fizzles_and_the_game_goes_on(toy, glitch):
     """11. A card whose effect fails (a plugin bug) fizzles: the log says why and names its
     set, and the game goes on."""
-    game = table([toy, glitch], [["Glitch"], ["Herald"]], deck=DECK, strict=False,
-                 priority=[0, 1])
+    game = table([toy, glitch], [["Glitch"], ["Herald"]], deck=DECK, strict=False, priority=[0, 1])
     events = play_round(game)
     [fizzled] = [e.as_dict() for e in events if e.kind == "fizzled"]
-    assert fizzled == {"round": 1, "kind": "fizzled", "seat": 0, "cause": "glitch:glitch",
-                       "card": "glitch:glitch", "set": "glitch", "error": "RuntimeError: oops"}
+    assert fizzled == {
+        "round": 1,
+        "kind": "fizzled",
+        "seat": 0,
+        "cause": "glitch:glitch",
+        "card": "glitch:glitch",
+        "set": "glitch",
+        "error": "RuntimeError: oops",
+    }
     assert notes(events) == ["herald, beginning", "herald, main", "herald, end"]
     assert game.status(0) is IN_PLAY and game.result is None
 

@@ -169,8 +169,18 @@ class Card:
         return f"<Card {self.id}>"
 
 
-_CARD_FIELDS = {"name", "text", "copies", "target", "targets", "ask", "main",
-                "at_beginning", "at_end", "rulings"}
+_CARD_FIELDS = {
+    "name",
+    "text",
+    "copies",
+    "target",
+    "targets",
+    "ask",
+    "main",
+    "at_beginning",
+    "at_end",
+    "rulings",
+}
 
 
 def slugify(name: str) -> str:
@@ -183,8 +193,15 @@ class CardSet:
     ``api`` is the range of ``spoiler.API_VERSION`` this set is written for, e.g. ">=1,<2".
     """
 
-    def __init__(self, name: str, version: str, *, title: str = "", description: str = "",
-                 api: str = ">=1,<2"):
+    def __init__(
+        self,
+        name: str,
+        version: str,
+        *,
+        title: str = "",
+        description: str = "",
+        api: str = ">=1,<2",
+    ):
         if not re.fullmatch(r"[a-z][a-z0-9_-]*", name or ""):
             raise ValueError(f"set name {name!r} must be lower-case letters, digits, - or _")
         self.name = name
@@ -199,7 +216,9 @@ class CardSet:
         spec = {k: v for k, v in vars(cls).items() if not k.startswith("__")}
         unknown = set(spec) - _CARD_FIELDS
         if unknown:
-            raise ValueError(f"card {cls.__name__}: unknown attribute(s) {', '.join(sorted(unknown))}")
+            raise ValueError(
+                f"card {cls.__name__}: unknown attribute(s) {', '.join(sorted(unknown))}"
+            )
         if "target" in spec and "targets" in spec:
             raise ValueError(f"card {cls.__name__}: give 'target' or 'targets', not both")
         name = spec.get("name") or re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
@@ -245,8 +264,17 @@ class Ongoing(Verbs):
     keeps_card = False
 
     #: Handlers an ongoing effect may override; each mirrors a card-effect hook.
-    HANDLERS = ("at_beginning", "at_end", "before_play", "after_play", "would_lose",
-                "would_win", "card_drawn", "card_discarded", "card_given")
+    HANDLERS = (
+        "at_beginning",
+        "at_end",
+        "before_play",
+        "after_play",
+        "would_lose",
+        "would_win",
+        "card_drawn",
+        "card_discarded",
+        "card_given",
+    )
 
     def __init__(self, rounds: int | None | type(...) = ..., **state):
         if rounds is not ...:
@@ -262,15 +290,32 @@ class Ongoing(Verbs):
         self.game.end_ongoing(self)
 
     # Handlers (default: do nothing). Overriding one is what makes the engine call it.
-    def at_beginning(self) -> None: """Resolves with the "At Beginning of Round" parts."""
-    def at_end(self) -> None: """Resolves with the "At End of Round" parts."""
-    def before_play(self, play) -> None: """Before a play resolves; may cancel or redirect it."""
-    def after_play(self, play) -> None: """After a play resolved."""
-    def would_lose(self, seat: int, cause) -> bool: """Return True to prevent the loss."""
-    def would_win(self, seat: int, cause) -> bool: """Return True to prevent the win."""
-    def card_drawn(self, seat: int, card) -> None: """A player drew a card."""
-    def card_discarded(self, seat: int, card, cause) -> None: """A card was discarded."""
-    def card_given(self, giver: int, receiver: int, card, cause) -> None: """A card changed hands."""
+    def at_beginning(self) -> None:
+        """Resolves with the "At Beginning of Round" parts."""
+
+    def at_end(self) -> None:
+        """Resolves with the "At End of Round" parts."""
+
+    def before_play(self, play) -> None:
+        """Before a play resolves; may cancel or redirect it."""
+
+    def after_play(self, play) -> None:
+        """After a play resolved."""
+
+    def would_lose(self, seat: int, cause) -> bool:
+        """Return True to prevent the loss."""
+
+    def would_win(self, seat: int, cause) -> bool:
+        """Return True to prevent the win."""
+
+    def card_drawn(self, seat: int, card) -> None:
+        """A player drew a card."""
+
+    def card_discarded(self, seat: int, card, cause) -> None:
+        """A card was discarded."""
+
+    def card_given(self, giver: int, receiver: int, card, cause) -> None:
+        """A card changed hands."""
 
     def __repr__(self) -> str:
         return f"<Ongoing {self.name} of seat {self.owner}, rounds={self.rounds}>"

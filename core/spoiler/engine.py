@@ -84,11 +84,21 @@ class Play(Verbs):
     Card effects receive the play and act through its verbs (``play.lose(play.target)``).
     """
 
-    __slots__ = ("game", "player", "card", "targets", "info", "cancelled", "resolved",
-                 "acting_as", "kept")
+    __slots__ = (
+        "game",
+        "player",
+        "card",
+        "targets",
+        "info",
+        "cancelled",
+        "resolved",
+        "acting_as",
+        "kept",
+    )
 
-    def __init__(self, game: Game, player: int, card: Card, targets: tuple[int, ...] = (),
-                 info: Any = None):
+    def __init__(
+        self, game: Game, player: int, card: Card, targets: tuple[int, ...] = (), info: Any = None
+    ):
         self.game = game
         self.player = player
         self.card = card
@@ -119,9 +129,16 @@ def _cause_id(cause) -> str | None:
 
 def _playable(hand: list, legal: dict) -> list[Card]:
     """The cards in this hand that have legal targets (``legal``: {target kind: seats})."""
-    return [card for card in hand
-            if not card.targets or (legal[card.targets[0]] if len(card.targets) == 1
-                                    else targets_possible([legal[k] for k in card.targets]))]
+    return [
+        card
+        for card in hand
+        if not card.targets
+        or (
+            legal[card.targets[0]]
+            if len(card.targets) == 1
+            else targets_possible([legal[k] for k in card.targets])
+        )
+    ]
 
 
 def _find(hand: list, card) -> Card | None:
@@ -145,11 +162,20 @@ class Game:
     change the game through the verbs below, each of which records an ``Event``.
     """
 
-    def __init__(self, sets: list[CardSet], seats: list[Seat], seed: int, *,
-                 max_rounds: int = 100, hooks: dict[str, Callable] | None = None,
-                 strict: bool = False):
+    def __init__(
+        self,
+        sets: list[CardSet],
+        seats: list[Seat],
+        seed: int,
+        *,
+        max_rounds: int = 100,
+        hooks: dict[str, Callable] | None = None,
+        strict: bool = False,
+    ):
         if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-            raise GameError(f"Spoiler needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(seats)}")
+            raise GameError(
+                f"Spoiler needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(seats)}"
+            )
         names = [s.name for s in seats]
         if len(set(n.lower() for n in names)) != len(names):
             raise GameError(f"player names must differ: {', '.join(names)}")
@@ -159,8 +185,10 @@ class Game:
         self.cards = [c for s in self.sets for c in s.cards]
         deck_size = sum(c.copies for c in self.cards)
         if deck_size < HAND_SIZE * len(seats):
-            raise GameError(f"a deck of {deck_size} cards is too small to deal {HAND_SIZE} "
-                            f"to {len(seats)} players")
+            raise GameError(
+                f"a deck of {deck_size} cards is too small to deal {HAND_SIZE} "
+                f"to {len(seats)} players"
+            )
         self.seats = seats
         self.seed = seed
         self.max_rounds = max_rounds
@@ -217,9 +245,16 @@ class Game:
         st.built = list(deck)
         st.rng.shuffle(deck)
         st.deck = deck
-        self._emit("game_started", None, None, {"players": [p.name for p in st.players],
-                                                "seed": self.seed,
-                                                "sets": [s.name for s in self.sets]})
+        self._emit(
+            "game_started",
+            None,
+            None,
+            {
+                "players": [p.name for p in st.players],
+                "seed": self.seed,
+                "sets": [s.name for s in self.sets],
+            },
+        )
         self._emit("priorities", None, None, {"order": list(st.priority)})
         for seat in st.priority:
             hand = st.players[seat].hand
@@ -288,7 +323,8 @@ class Game:
         if table is None:
             table = _LEGAL_TABLES[key] = [
                 {kind: kind.candidates(me, players) for kind in self._target_kinds}
-                for me in range(len(players))]
+                for me in range(len(players))
+            ]
         return table
 
     def playable(self, seat: int) -> list[Card]:
@@ -317,13 +353,17 @@ class Game:
         for play in plays:
             st.players[play.player].hand.remove(play.card)
             # The record and the event's secret are the same facts: one (unchanging) dict.
-            chosen = record[play.player] = {"card": play.card.id, "targets": list(play.targets),
-                                            "info": play.info}
+            chosen = record[play.player] = {
+                "card": play.card.id,
+                "targets": list(play.targets),
+                "info": play.info,
+            }
             self._emit("selected", play.player, None, None, chosen, self._only[play.player])
         st.plays = plays
 
-    def _ask_agent(self, seat: int, public: tuple, legal: dict, table: tuple,
-                   playable: tuple) -> Play:
+    def _ask_agent(
+        self, seat: int, public: tuple, legal: dict, table: tuple, playable: tuple
+    ) -> Play:
         agent = self.seats[seat].agent
         error = None
         for _ in range(MAX_ATTEMPTS):
@@ -332,8 +372,9 @@ class Game:
                 return self.check_selection(seat, selection)
             except IllegalChoice as exc:
                 error = str(exc)
-        raise GameError(f"{self.seats[seat].name}'s agent made {MAX_ATTEMPTS} illegal "
-                        f"selections; last: {error}")
+        raise GameError(
+            f"{self.seats[seat].name}'s agent made {MAX_ATTEMPTS} illegal selections; last: {error}"
+        )
 
     def check_selection(self, seat: int, selection: Selection) -> Play:
         """Check a selection against the rules; return the play or raise IllegalChoice."""
@@ -360,8 +401,9 @@ class Game:
             if not (isinstance(target, int) and 0 <= target < len(st.players)):
                 raise IllegalChoice(f"{target!r} is not a player")
             if not kind.allows(seat, st.players[target]):
-                raise IllegalChoice(f"{card.name} needs {kind.description}; "
-                                    f"{st.players[target].name} is not")
+                raise IllegalChoice(
+                    f"{card.name} needs {kind.description}; {st.players[target].name} is not"
+                )
         info = None
         if card.ask is not None:
             try:
@@ -413,9 +455,12 @@ class Game:
         if play.cancelled:
             return
         play.resolved = True
-        self._emit("played", play.player, play.card.id, {"card": play.card.id,
-                                                         "targets": list(play.targets),
-                                                         "info": play.info})
+        self._emit(
+            "played",
+            play.player,
+            play.card.id,
+            {"card": play.card.id, "targets": list(play.targets), "info": play.info},
+        )
         main = play.acting_as.main
         if main is not None:
             self._run(play, main, play)
@@ -436,10 +481,16 @@ class Game:
             card = getattr(source, "card", None)
             if self.strict:
                 raise CardError(f"{_cause_id(source)}: {type(exc).__name__}: {exc}") from exc
-            self._emit("fizzled", getattr(source, "player", getattr(source, "owner", None)),
-                       source, {"card": card.id if card else None,
-                                "set": card.set_name if card else None,
-                                "error": f"{type(exc).__name__}: {exc}"})
+            self._emit(
+                "fizzled",
+                getattr(source, "player", getattr(source, "owner", None)),
+                source,
+                {
+                    "card": card.id if card else None,
+                    "set": card.set_name if card else None,
+                    "error": f"{type(exc).__name__}: {exc}",
+                },
+            )
 
     def _live(self, handler: str):
         """The effects with this handler, walked over a copy because handlers may add or end
@@ -466,8 +517,9 @@ class Game:
             play.kept = play.kept and (play.player, play.card) in keeping
             (st.in_play if play.kept else st.discard).append(play.card)
         if st.plays:
-            self._emit("cleared", None, None,
-                       {"cards": [p.card.id for p in st.plays if not p.kept]})
+            self._emit(
+                "cleared", None, None, {"cards": [p.card.id for p in st.plays if not p.kept]}
+            )
         st.plays = []
 
     def _tick_ongoing(self) -> None:
@@ -492,8 +544,9 @@ class Game:
         else:
             return
         st.result = result
-        self._emit("game_over", None, None,
-                   {"result": result.kind, "winners": list(result.winners)})
+        self._emit(
+            "game_over", None, None, {"result": result.kind, "winners": list(result.winners)}
+        )
         self._hook("spoiler_game_end", game=self, result=result)
 
     # -- hooks and events ----------------------------------------------------------------------
@@ -509,12 +562,23 @@ class Game:
             plugin = _blame(caller, exc)
             if self.strict:
                 raise CardError(f"plugin {plugin!r} failed in {name}: {exc}") from exc
-            self._emit("rule_failed", None, plugin, {"plugin": plugin, "hook": name,
-                                                     "error": f"{type(exc).__name__}: {exc}"})
+            self._emit(
+                "rule_failed",
+                None,
+                plugin,
+                {"plugin": plugin, "hook": name, "error": f"{type(exc).__name__}: {exc}"},
+            )
             return None
 
-    def _emit(self, kind: str, seat: int | None = None, cause=None, data: dict | None = None,
-              secret: dict | None = None, secret_to: frozenset[int] = frozenset()) -> Event:
+    def _emit(
+        self,
+        kind: str,
+        seat: int | None = None,
+        cause=None,
+        data: dict | None = None,
+        secret: dict | None = None,
+        secret_to: frozenset[int] = frozenset(),
+    ) -> Event:
         """Record an event. Its public facts come as one dict, not as keyword arguments:
         this runs ~18 times a round, and gathering keywords into a dict costs more."""
         if data is None:
@@ -545,18 +609,37 @@ class Game:
         rank = self._rank or {s: i for i, s in enumerate(st.priority)}
         # Built for every view: tuple.__new__ skips the NamedTuple's Python-level __new__.
         new = tuple.__new__
-        return tuple([new(PlayerInfo, (p.seat, p.name, p.status, len(p.hand), rank[p.seat] + 1,
-                                       dict(p.counters) if p.counters else {}))
-                      for p in st.players])
+        return tuple(
+            [
+                new(
+                    PlayerInfo,
+                    (
+                        p.seat,
+                        p.name,
+                        p.status,
+                        len(p.hand),
+                        rank[p.seat] + 1,
+                        dict(p.counters) if p.counters else {},
+                    ),
+                )
+                for p in st.players
+            ]
+        )
 
     def _table(self) -> tuple[tuple, tuple]:
         """The face-up table every view shows: the discard pile and the ongoing effects."""
         st = self.state
         return tuple(st.discard), tuple([(o.name, o.owner, o.rounds) for o in st.ongoing])
 
-    def view(self, seat: int, error: str | None = None, public: tuple | None = None,
-             legal: dict | None = None, table: tuple | None = None,
-             playable: tuple | None = None) -> PlayerView:
+    def view(
+        self,
+        seat: int,
+        error: str | None = None,
+        public: tuple | None = None,
+        legal: dict | None = None,
+        table: tuple | None = None,
+        playable: tuple | None = None,
+    ) -> PlayerView:
         """What ``seat`` may see now (``public``, ``legal``, ``table`` and ``playable``: parts
         already worked out for this moment, passed in so views of several seats share them).
         The view holds copies and this seat's own event list, never the game itself."""
@@ -567,14 +650,28 @@ class Game:
         if playable is None:
             playable = tuple(_playable(player.hand, legal))
         return PlayerView(
-            seat, st.round, tuple(player.hand), public or self._public_players(), len(st.deck),
-            discard, ongoing, dict(player.known), self.card_names, playable, error,
-            self._public_log, self._secrets[seat], len(self._public_log), legal)
+            seat,
+            st.round,
+            tuple(player.hand),
+            public or self._public_players(),
+            len(st.deck),
+            discard,
+            ongoing,
+            dict(player.known),
+            self.card_names,
+            playable,
+            error,
+            self._public_log,
+            self._secrets[seat],
+            len(self._public_log),
+            legal,
+        )
 
     def events_seen_by(self, seat: int | None) -> tuple[Event, ...]:
         """The log as one seat saw it (None: as a spectator who sees only public facts)."""
-        return seen_events(self._public_log, {} if seat is None else self._secrets[seat],
-                           len(self._public_log))
+        return seen_events(
+            self._public_log, {} if seat is None else self._secrets[seat], len(self._public_log)
+        )
 
     # ==========================================================================================
     # Verbs (what card effects, ongoing effects and plugins may do)
@@ -586,14 +683,19 @@ class Game:
                 self._emit("loss_prevented", seat, effect, {"by": effect.name})
                 return False
         if "spoiler_would_lose" in self.hooks and self._hook(
-                "spoiler_would_lose", game=self, seat=seat, cause=cause):
+            "spoiler_would_lose", game=self, seat=seat, cause=cause
+        ):
             self._emit("loss_prevented", seat, cause, {"by": "rule"})
             return False
         player = self.state.players[seat]
         before = player.status
         player.status = Status(max(LOST, before - 1))
-        self._emit("lost", seat, cause, {"before": before.name.lower(),
-                                         "after": player.status.name.lower()})
+        self._emit(
+            "lost",
+            seat,
+            cause,
+            {"before": before.name.lower(), "after": player.status.name.lower()},
+        )
         return True
 
     def win(self, seat: int, cause=None) -> bool:
@@ -603,14 +705,16 @@ class Game:
                 self._emit("win_prevented", seat, effect, {"by": effect.name})
                 return False
         if "spoiler_would_win" in self.hooks and self._hook(
-                "spoiler_would_win", game=self, seat=seat, cause=cause):
+            "spoiler_would_win", game=self, seat=seat, cause=cause
+        ):
             self._emit("win_prevented", seat, cause, {"by": "rule"})
             return False
         player = self.state.players[seat]
         before = player.status
         player.status = Status(min(WON, before + 1))
-        self._emit("won", seat, cause, {"before": before.name.lower(),
-                                        "after": player.status.name.lower()})
+        self._emit(
+            "won", seat, cause, {"before": before.name.lower(), "after": player.status.name.lower()}
+        )
         return True
 
     def draw(self, seat: int, n: int = 1, cause=None) -> list[Card]:
@@ -659,10 +763,12 @@ class Game:
             return False
         players[giver].hand.remove(found)
         players[receiver].hand.append(found)
-        self._emit("gave", giver, cause, {"to": receiver}, {"card": found.id},
-                   frozenset((giver, receiver)))
-        self._hook("spoiler_card_given", game=self, giver=giver, receiver=receiver, card=found,
-                   cause=cause)
+        self._emit(
+            "gave", giver, cause, {"to": receiver}, {"card": found.id}, frozenset((giver, receiver))
+        )
+        self._hook(
+            "spoiler_card_given", game=self, giver=giver, receiver=receiver, card=found, cause=cause
+        )
         for effect in self._live("card_given"):
             self._run(effect, effect.card_given, giver, receiver, found, cause)
         return True
@@ -685,8 +791,9 @@ class Game:
         if play.resolved or play.cancelled:
             return False
         play.targets = (targets,) if isinstance(targets, int) else tuple(targets)
-        self._emit("redirected", play.player, cause, {"card": play.card.id,
-                                                     "targets": list(play.targets)})
+        self._emit(
+            "redirected", play.player, cause, {"card": play.card.id, "targets": list(play.targets)}
+        )
         return True
 
     def replace(self, play: Play, card: Card, cause=None) -> bool:
@@ -707,8 +814,9 @@ class Game:
             twin.resolved = True
             self._run(twin, card.main, twin)
 
-    def change_priority(self, seat: int, position: int, *, this_round: bool = False,
-                        cause=None) -> None:
+    def change_priority(
+        self, seat: int, position: int, *, this_round: bool = False, cause=None
+    ) -> None:
         """Move a player to a priority position (1 = first): for the rest of this round only,
         or from now on (the shift at the end of the round then moves it as usual)."""
         index = max(1, min(position, len(self.state.players))) - 1
@@ -717,16 +825,18 @@ class Game:
             order.remove(seat)
             order.insert(index, seat)
         self._reorder()
-        self._emit("priority_changed", seat, cause,
-                   {"position": index + 1, "this_round": this_round})
+        self._emit(
+            "priority_changed", seat, cause, {"position": index + 1, "this_round": this_round}
+        )
 
     def reveal(self, hand_of: int, to: int, cause=None) -> tuple[Card, ...]:
         """Show one player's hand to another; only the viewer learns the cards."""
         st = self.state
         cards = tuple(st.players[hand_of].hand)
         st.players[to].known[hand_of] = (st.round, cards)
-        self._emit("shown", hand_of, cause, {"to": to}, {"cards": [c.id for c in cards]},
-                   self._only[to])
+        self._emit(
+            "shown", hand_of, cause, {"to": to}, {"cards": [c.id for c in cards]}, self._only[to]
+        )
         return cards
 
     def add_ongoing(self, effect: Ongoing, cause=None) -> None:
@@ -739,8 +849,12 @@ class Game:
         self.state.ongoing.append(effect)
         for handler in _overridden(type(effect)):  # handler lists follow state.ongoing's order
             self._handlers[handler].append(effect)
-        self._emit("ongoing_added", effect.owner, cause, {"name": effect.name, "text": effect.text,
-                                                          "rounds": effect.rounds})
+        self._emit(
+            "ongoing_added",
+            effect.owner,
+            cause,
+            {"name": effect.name, "text": effect.text, "rounds": effect.rounds},
+        )
 
     def end_ongoing(self, effect: Ongoing) -> None:
         st = self.state
@@ -759,8 +873,10 @@ class Game:
         chosen without asking; no option gives None. Questions belong to rounds (that is
         where records keep their answers), so none may be asked before round 1."""
         if self.state.round == 0:
-            raise GameError(f"{_cause_id(cause) or 'a plugin'} asked {prompt!r} before round 1; "
-                            "questions can only be asked during a round")
+            raise GameError(
+                f"{_cause_id(cause) or 'a plugin'} asked {prompt!r} before round 1; "
+                "questions can only be asked during a round"
+            )
         options = tuple([str(o) for o in options])
         if not options:
             return None
@@ -779,12 +895,20 @@ class Game:
                     break
                 error = f"{raw!r} is not one of: {', '.join(options)}"
             else:
-                raise GameError(f"{self.seats[seat].name}'s agent gave {MAX_ATTEMPTS} "
-                                f"illegal answers; last: {error}")
+                raise GameError(
+                    f"{self.seats[seat].name}'s agent gave {MAX_ATTEMPTS} "
+                    f"illegal answers; last: {error}"
+                )
             self.decisions[-1]["answers"].append({"seat": seat, "prompt": prompt, "answer": answer})
         asker = getattr(cause, "player", getattr(cause, "owner", seat))
-        self._emit("answered", seat, cause, {"prompt": prompt}, {"answer": answer},
-                   frozenset((seat, asker)))
+        self._emit(
+            "answered",
+            seat,
+            cause,
+            {"prompt": prompt},
+            {"answer": answer},
+            frozenset((seat, asker)),
+        )
         return answer
 
     def add_counter(self, seat: int, name: str, delta: int = 1, cause=None) -> int:

@@ -11,9 +11,16 @@ from __future__ import annotations
 class Event:
     __slots__ = ("round", "kind", "seat", "cause", "data", "secret", "secret_to")
 
-    def __init__(self, round: int, kind: str, seat: int | None = None, cause: str | None = None,
-                 data: dict | None = None, secret: dict | None = None,
-                 secret_to: frozenset[int] = frozenset()):
+    def __init__(
+        self,
+        round: int,
+        kind: str,
+        seat: int | None = None,
+        cause: str | None = None,
+        data: dict | None = None,
+        secret: dict | None = None,
+        secret_to: frozenset[int] = frozenset(),
+    ):
         self.round = round
         self.kind = kind
         #: The seat the event is about (who lost, who drew ...), if any.
@@ -53,8 +60,15 @@ class Event:
 _new = object.__new__
 
 
-def make_event(round: int, kind: str, seat: int | None, cause: str | None, data: dict,
-               secret: dict | None = None, secret_to: frozenset[int] = frozenset()) -> Event:
+def make_event(
+    round: int,
+    kind: str,
+    seat: int | None,
+    cause: str | None,
+    data: dict,
+    secret: dict | None = None,
+    secret_to: frozenset[int] = frozenset(),
+) -> Event:
     """``Event(round, kind, seat, cause, data, secret, secret_to)`` for the engine, which
     records about 25 a round: calling the class runs ``__init__`` through ``type.__call__``,
     which costs twice as much as filling the slots here. ``data`` must be a dict."""

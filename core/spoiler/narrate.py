@@ -14,8 +14,19 @@ from __future__ import annotations
 from typing import Callable, Mapping, Sequence
 
 #: Event kinds that change nothing a player must act on; the CLI prints them quietly.
-MINOR = frozenset({"dealt", "drew", "cleared", "priorities_shifted", "selected", "answered",
-                   "reshuffled", "at_beginning", "at_end"})
+MINOR = frozenset(
+    {
+        "dealt",
+        "drew",
+        "cleared",
+        "priorities_shifted",
+        "selected",
+        "answered",
+        "reshuffled",
+        "at_beginning",
+        "at_end",
+    }
+)
 
 
 def ordinal(n: int) -> str:
@@ -136,8 +147,10 @@ def _counter(t: Teller, event) -> str:
     delta = d.get("delta", 0)
     change = f"+{delta}" if delta >= 0 else str(delta)
     why = f", {t.card(event.cause)}" if event.cause else ""
-    return (f"{t.whose(event.seat)} {short_counter(str(d.get('name')))} is now {d.get('value')} "
-            f"({change}{why}).")
+    return (
+        f"{t.whose(event.seat)} {short_counter(str(d.get('name')))} is now {d.get('value')} "
+        f"({change}{why})."
+    )
 
 
 def _generic(t: Teller, event) -> str:
@@ -160,79 +173,124 @@ def _s(event, key, default=None):
 _SENTENCES: dict[str, Callable] = {
     "game_started": lambda t, e: (
         f"A game of Spoiler begins: {join(e.data.get('players', []))}, "
-        f"playing with {join(e.data.get('sets', []))} (seed {e.data.get('seed')})."),
-    "priorities": lambda t, e: "Priorities: " + ", ".join(
-        f"{ordinal(i + 1)} {t.who(s)}" for i, s in enumerate(e.data.get("order", []))) + ".",
-    "dealt": lambda t, e: (f"{t.who(e.seat)} got {t.cards_list(_s(e, 'cards'))}."
-                           if e.secret else f"{t.who(e.seat)} got a hand of cards."),
-    "round_started": lambda t, e: f"Round {e.round}. Priority order: "
-                                  f"{', '.join(t.who(s) for s in e.data.get('order', []))}.",
-    "cannot_select": lambda t, e: f"{t.who(e.seat)} cannot play this round: no card in hand "
-                                  f"has a legal target.",
+        f"playing with {join(e.data.get('sets', []))} (seed {e.data.get('seed')})."
+    ),
+    "priorities": lambda t, e: (
+        "Priorities: "
+        + ", ".join(f"{ordinal(i + 1)} {t.who(s)}" for i, s in enumerate(e.data.get("order", [])))
+        + "."
+    ),
+    "dealt": lambda t, e: (
+        f"{t.who(e.seat)} got {t.cards_list(_s(e, 'cards'))}."
+        if e.secret
+        else f"{t.who(e.seat)} got a hand of cards."
+    ),
+    "round_started": lambda t, e: (
+        f"Round {e.round}. Priority order: {', '.join(t.who(s) for s in e.data.get('order', []))}."
+    ),
+    "cannot_select": lambda t, e: (
+        f"{t.who(e.seat)} cannot play this round: no card in hand has a legal target."
+    ),
     "selected": lambda t, e: (
-        t.play(e.seat, _s(e, "card"), _s(e, "targets"), _s(e, "info"))
-        .replace(" played ", " selected ", 1) + "."
-        if e.secret else f"{t.who(e.seat)} selected a card."),
-    "at_beginning": lambda t, e: f"At Beginning of Round: {t.whose(e.seat)} "
-                                 f"{t.card(e.data.get('card'))}.",
+        t.play(e.seat, _s(e, "card"), _s(e, "targets"), _s(e, "info")).replace(
+            " played ", " selected ", 1
+        )
+        + "."
+        if e.secret
+        else f"{t.who(e.seat)} selected a card."
+    ),
+    "at_beginning": lambda t, e: (
+        f"At Beginning of Round: {t.whose(e.seat)} {t.card(e.data.get('card'))}."
+    ),
     "at_end": lambda t, e: f"At End of Round: {t.whose(e.seat)} {t.card(e.data.get('card'))}.",
-    "played": lambda t, e: t.play(e.seat, e.data.get("card"), e.data.get("targets"),
-                                  e.data.get("info")) + ".",
-    "fizzled": lambda t, e: (f"{t.whose(e.seat)} {t.card(e.data.get('card') or e.cause)} "
-                             f"fizzled: its effect failed ({e.data.get('error')}) and does "
-                             f"nothing."),
+    "played": lambda t, e: (
+        t.play(e.seat, e.data.get("card"), e.data.get("targets"), e.data.get("info")) + "."
+    ),
+    "fizzled": lambda t, e: (
+        f"{t.whose(e.seat)} {t.card(e.data.get('card') or e.cause)} "
+        f"fizzled: its effect failed ({e.data.get('error')}) and does "
+        f"nothing."
+    ),
     "cleared": lambda t, e: f"To the discard pile: {t.cards_list(e.data.get('cards'))}.",
     "game_over": _result,
-    "rule_failed": lambda t, e: (f"A rule of plugin {e.data.get('plugin')} failed in "
-                                 f"{e.data.get('hook')} ({e.data.get('error')}); the game "
-                                 f"goes on without it."),
+    "rule_failed": lambda t, e: (
+        f"A rule of plugin {e.data.get('plugin')} failed in "
+        f"{e.data.get('hook')} ({e.data.get('error')}); the game "
+        f"goes on without it."
+    ),
     "loss_prevented": lambda t, e: _prevented(t, e, "lost"),
     "win_prevented": lambda t, e: _prevented(t, e, "won"),
     "lost": lambda t, e: _status_change(t, e, "lost"),
     "won": lambda t, e: _status_change(t, e, "won"),
-    "no_card": lambda t, e: f"{t.who(e.seat)} could not draw: the deck and the discard pile "
-                            f"are empty.",
-    "reshuffled": lambda t, e: (f"The deck ran out: the discard pile ({e.data.get('cards')} "
-                                f"cards) was shuffled into a new deck."),
-    "drew": lambda t, e: (f"{t.who(e.seat)} drew {t.card(_s(e, 'card'))}{_because(t, e)}."
-                          if e.secret else f"{t.who(e.seat)} drew a card{_because(t, e)}."),
-    "discarded": lambda t, e: (f"{t.who(e.seat)} discarded {t.card(e.data.get('card'))}"
-                               f"{_because(t, e)}."),
-    "gave": lambda t, e: (f"{t.who(e.seat)} gave {t.card(_s(e, 'card'))} to "
-                          f"{t.who(e.data.get('to'))}{_because(t, e)}."
-                          if e.secret else f"{t.who(e.seat)} gave a card to "
-                                           f"{t.who(e.data.get('to'))}{_because(t, e)}."),
-    "swapped_hands": lambda t, e: (f"{t.who(e.seat)} and {t.who(e.data.get('other'))} "
-                                   f"swapped hands{_because(t, e)}."),
-    "cancelled": lambda t, e: (f"{t.whose(e.seat)} {t.card(e.data.get('card'))} was "
-                               f"cancelled{_because(t, e)}: it does nothing."),
-    "redirected": lambda t, e: (f"{t.whose(e.seat)} {t.card(e.data.get('card'))} now targets "
-                                f"{t.players(e.data.get('targets', [])) or 'no one'}"
-                                f"{_because(t, e)}."),
-    "replaced": lambda t, e: (f"{t.whose(e.seat)} {t.card(e.data.get('card'))} resolves as "
-                              f"{t.card(e.data.get('instead'))} instead{_because(t, e)}."),
-    "copied": lambda t, e: (f"{t.who(e.seat)} copied {t.card(e.data.get('card'))}"
-                            + (f" on {t.players(e.data['targets'])}" if e.data.get("targets")
-                               else "") + f"{_because(t, e)}."),
+    "no_card": lambda t, e: (
+        f"{t.who(e.seat)} could not draw: the deck and the discard pile are empty."
+    ),
+    "reshuffled": lambda t, e: (
+        f"The deck ran out: the discard pile ({e.data.get('cards')} "
+        f"cards) was shuffled into a new deck."
+    ),
+    "drew": lambda t, e: (
+        f"{t.who(e.seat)} drew {t.card(_s(e, 'card'))}{_because(t, e)}."
+        if e.secret
+        else f"{t.who(e.seat)} drew a card{_because(t, e)}."
+    ),
+    "discarded": lambda t, e: (
+        f"{t.who(e.seat)} discarded {t.card(e.data.get('card'))}{_because(t, e)}."
+    ),
+    "gave": lambda t, e: (
+        f"{t.who(e.seat)} gave {t.card(_s(e, 'card'))} to "
+        f"{t.who(e.data.get('to'))}{_because(t, e)}."
+        if e.secret
+        else f"{t.who(e.seat)} gave a card to {t.who(e.data.get('to'))}{_because(t, e)}."
+    ),
+    "swapped_hands": lambda t, e: (
+        f"{t.who(e.seat)} and {t.who(e.data.get('other'))} swapped hands{_because(t, e)}."
+    ),
+    "cancelled": lambda t, e: (
+        f"{t.whose(e.seat)} {t.card(e.data.get('card'))} was "
+        f"cancelled{_because(t, e)}: it does nothing."
+    ),
+    "redirected": lambda t, e: (
+        f"{t.whose(e.seat)} {t.card(e.data.get('card'))} now targets "
+        f"{t.players(e.data.get('targets', [])) or 'no one'}"
+        f"{_because(t, e)}."
+    ),
+    "replaced": lambda t, e: (
+        f"{t.whose(e.seat)} {t.card(e.data.get('card'))} resolves as "
+        f"{t.card(e.data.get('instead'))} instead{_because(t, e)}."
+    ),
+    "copied": lambda t, e: (
+        f"{t.who(e.seat)} copied {t.card(e.data.get('card'))}"
+        + (f" on {t.players(e.data['targets'])}" if e.data.get("targets") else "")
+        + f"{_because(t, e)}."
+    ),
     "priority_changed": lambda t, e: (
         f"{t.who(e.seat)} moved to {ordinal(e.data.get('position', 0))} priority "
-        f"{'for this round' if e.data.get('this_round') else 'from now on'}{_because(t, e)}."),
+        f"{'for this round' if e.data.get('this_round') else 'from now on'}{_because(t, e)}."
+    ),
     "shown": lambda t, e: (
         f"{t.whose(e.seat)} hand was shown to {t.who(e.data.get('to'))}{_because(t, e)}: "
-        f"{t.cards_list(_s(e, 'cards'))}." if e.secret else
-        f"{t.whose(e.seat)} hand was shown to {t.who(e.data.get('to'))}{_because(t, e)}."),
+        f"{t.cards_list(_s(e, 'cards'))}."
+        if e.secret
+        else f"{t.whose(e.seat)} hand was shown to {t.who(e.data.get('to'))}{_because(t, e)}."
+    ),
     "ongoing_added": lambda t, e: (
         f"{t.whose(e.seat)} {e.data.get('name')} is in effect {_rounds(e.data.get('rounds'))}"
-        + (f": {e.data['text']}" if e.data.get("text") else ".")),
+        + (f": {e.data['text']}" if e.data.get("text") else ".")
+    ),
     "ongoing_ended": lambda t, e: f"{t.whose(e.seat)} {e.data.get('name')} has ended.",
     "answered": lambda t, e: (
-        f"{t.who(e.seat)} answered \"{e.data.get('prompt')}\": {_s(e, 'answer')}."
-        if e.secret else f"{t.who(e.seat)} answered \"{e.data.get('prompt')}\"."),
+        f'{t.who(e.seat)} answered "{e.data.get("prompt")}": {_s(e, "answer")}.'
+        if e.secret
+        else f'{t.who(e.seat)} answered "{e.data.get("prompt")}".'
+    ),
     "counter": _counter,
     "note": _generic,
     "priorities_shifted": lambda t, e: (
         "Priorities shift; next round: "
-        + ", ".join(t.who(s) for s in e.data.get("order", [])) + "."),
+        + ", ".join(t.who(s) for s in e.data.get("order", []))
+        + "."
+    ),
 }
 
 KINDS = frozenset(_SENTENCES)

@@ -24,8 +24,11 @@ from spoiler.cards import CardSet
 
 GROUP = "spoiler"
 CORE_DISTRIBUTION = "spoiler-game"
-GAME_HOOKS = tuple(n for n in dir(hookspecs) if n.startswith("spoiler_")
-                   and n not in ("spoiler_register_sets", "spoiler_register_agents"))
+GAME_HOOKS = tuple(
+    n
+    for n in dir(hookspecs)
+    if n.startswith("spoiler_") and n not in ("spoiler_register_sets", "spoiler_register_agents")
+)
 
 
 @dataclass
@@ -53,8 +56,14 @@ class SetInfo:
     card_set: CardSet | None = None
 
     def as_dict(self) -> dict:
-        return {"name": self.name, "version": self.version, "distribution": self.distribution,
-                "cards": self.cards, "status": self.status, "error": self.error}
+        return {
+            "name": self.name,
+            "version": self.version,
+            "distribution": self.distribution,
+            "cards": self.cards,
+            "status": self.status,
+            "error": self.error,
+        }
 
 
 @dataclass
@@ -93,24 +102,35 @@ class Registry:
                 info = next((i for i in self.set_infos if i.name == name), None)
                 if info is not None:
                     raise UnknownName(f"set {name!r} is {info.status}: {info.error}")
-                raise UnknownName(f"no set named {name!r} (installed: {', '.join(sorted(usable)) or 'none'})")
+                raise UnknownName(
+                    f"no set named {name!r} (installed: {', '.join(sorted(usable)) or 'none'})"
+                )
             chosen.append(usable[name])
         return chosen
 
     def agent(self, kind: str, seat: int, seed: int):
         if kind not in self.agents:
-            raise UnknownName(f"no bot kind {kind!r} (installed: {', '.join(sorted(self.agents)) or 'none'})")
+            raise UnknownName(
+                f"no bot kind {kind!r} (installed: {', '.join(sorted(self.agents)) or 'none'})"
+            )
         return self.agents[kind].factory(seat, seed)
 
     def game_hooks(self, set_names) -> dict:
         """Hook callers for a game with these sets: a plugin's phase and effect hooks take part
         only when one of its sets is in the game (or when it provides no set at all)."""
         wanted = set(set_names)
-        outside = [info.plugin for info in self.plugins.values()
-                   if info.status == "ok" and info.sets and not wanted & set(info.sets)]
+        outside = [
+            info.plugin
+            for info in self.plugins.values()
+            if info.status == "ok" and info.sets and not wanted & set(info.sets)
+        ]
         hooks = {}
         for name in GAME_HOOKS:
-            caller = self.pm.subset_hook_caller(name, outside) if outside else getattr(self.pm.hook, name)
+            caller = (
+                self.pm.subset_hook_caller(name, outside)
+                if outside
+                else getattr(self.pm.hook, name)
+            )
             if caller.get_hookimpls():
                 hooks[name] = caller
         return hooks
@@ -166,8 +186,14 @@ def load(environ=None, entry_points=None) -> Registry:
 
     # Built-ins first, then the others by name: the load order (and so who wins a name
     # collision) never depends on how the environment lists entry points.
-    ordered = sorted(entry_points, key=lambda ep: (_distribution_of(ep)[0] != CORE_DISTRIBUTION,
-                                                   ep.name, _distribution_of(ep)[0]))
+    ordered = sorted(
+        entry_points,
+        key=lambda ep: (
+            _distribution_of(ep)[0] != CORE_DISTRIBUTION,
+            ep.name,
+            _distribution_of(ep)[0],
+        ),
+    )
     for ep in ordered:
         dist, version = _distribution_of(ep)
         info = PluginInfo(ep.name, dist, version, builtin=dist == CORE_DISTRIBUTION)
@@ -205,15 +231,18 @@ def _distribution_of(ep) -> tuple[str, str]:
 def hooks_for(*plugins) -> dict:
     """The game hooks of these plugin objects (modules), for ``Game(hooks=...)`` in tests::
 
-        game = table([spoiler_chrono.chrono], hands=..., hooks=hooks_for(spoiler_chrono))
+    game = table([spoiler_chrono.chrono], hands=..., hooks=hooks_for(spoiler_chrono))
     """
     pm = pluggy.PluginManager(GROUP)
     pm.add_hookspecs(hookspecs)
     for plugin in plugins:
         pm.register(plugin)
     pm.check_pending()
-    return {name: getattr(pm.hook, name) for name in GAME_HOOKS
-            if getattr(pm.hook, name).get_hookimpls()}
+    return {
+        name: getattr(pm.hook, name)
+        for name in GAME_HOOKS
+        if getattr(pm.hook, name).get_hookimpls()
+    }
 
 
 def _register(registry: Registry, info: PluginInfo, plugin) -> None:
@@ -254,7 +283,9 @@ def _mark_broken(registry: Registry, name: str, error: str) -> None:
     if info.plugin is not None and registry.pm.is_registered(info.plugin):
         registry.pm.unregister(info.plugin)
     info.plugin = None
-    registry.set_infos.append(SetInfo(name, info.version, info.distribution, 0, "broken", error, name))
+    registry.set_infos.append(
+        SetInfo(name, info.version, info.distribution, 0, "broken", error, name)
+    )
 
 
 def _collect_sets(registry: Registry) -> None:
@@ -267,22 +298,40 @@ def _collect_sets(registry: Registry) -> None:
             for card_set in found:
                 _check_set(card_set, taken, info)
         except Exception as exc:
-            _mark_broken(registry, info.name, _one_line(exc) if not isinstance(exc, _SetProblem)
-                         else str(exc))
+            _mark_broken(
+                registry,
+                info.name,
+                _one_line(exc) if not isinstance(exc, _SetProblem) else str(exc),
+            )
             continue
         for card_set in found:
             taken[card_set.name] = info.name
             info.sets.append(card_set.name)
-            registry.set_infos.append(SetInfo(
-                card_set.name, card_set.version, info.distribution,
-                len(card_set.cards), "ok", None, info.name, card_set))
+            registry.set_infos.append(
+                SetInfo(
+                    card_set.name,
+                    card_set.version,
+                    info.distribution,
+                    len(card_set.cards),
+                    "ok",
+                    None,
+                    info.name,
+                    card_set,
+                )
+            )
     for info in registry.plugins.values():
         if info.status == "disabled":
-            registry.set_infos.append(SetInfo(info.name, info.version, info.distribution, 0,
-                                              "disabled", info.error, info.name))
+            registry.set_infos.append(
+                SetInfo(
+                    info.name, info.version, info.distribution, 0, "disabled", info.error, info.name
+                )
+            )
         elif info.status == "broken" and not any(s.plugin == info.name for s in registry.set_infos):
-            registry.set_infos.append(SetInfo(info.name, info.version, info.distribution, 0,
-                                              "broken", info.error, info.name))
+            registry.set_infos.append(
+                SetInfo(
+                    info.name, info.version, info.distribution, 0, "broken", info.error, info.name
+                )
+            )
 
 
 class _SetProblem(Exception):
@@ -300,8 +349,10 @@ def _check_set(card_set, taken: dict, info: PluginInfo) -> None:
     except ValueError as exc:
         raise _SetProblem(f"set {card_set.name!r}: {exc}") from None
     if not compatible:
-        raise _SetProblem(f"set {card_set.name!r} needs plugin API {card_set.api}, "
-                          f"but this spoiler-game has API {API_VERSION}")
+        raise _SetProblem(
+            f"set {card_set.name!r} needs plugin API {card_set.api}, "
+            f"but this spoiler-game has API {API_VERSION}"
+        )
     for card in card_set.cards:
         if not card.id.startswith(card_set.name + ":"):
             raise _SetProblem(f"card id {card.id!r} is outside set {card_set.name!r}")
@@ -320,7 +371,9 @@ def _collect_agents(registry: Registry) -> None:
         try:
             _call_one(registry.pm, "spoiler_register_agents", impl, register=register)
         except Exception as exc:
-            _mark_broken(registry, name, _one_line(exc) if not isinstance(exc, _SetProblem) else str(exc))
+            _mark_broken(
+                registry, name, _one_line(exc) if not isinstance(exc, _SetProblem) else str(exc)
+            )
             continue
         registry.agents.update(found)
 

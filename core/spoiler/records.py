@@ -96,9 +96,14 @@ class Record:
         for card_set in game.sets:
             info = next((i for i in registry.set_infos if i.name == card_set.name), None)
             plugin = registry.plugins.get(info.plugin) if info is not None else None
-            sets.append(SetEntry(card_set.name, card_set.version,
-                                 info.distribution if info else "unknown",
-                                 plugin.version if plugin else ""))
+            sets.append(
+                SetEntry(
+                    card_set.name,
+                    card_set.version,
+                    info.distribution if info else "unknown",
+                    plugin.version if plugin else "",
+                )
+            )
         players = [PlayerEntry(s.name, s.kind) for s in game.seats]
         return cls(game.seed, sets, players, game.max_rounds, game.strict)
 
@@ -120,8 +125,15 @@ class Record:
         }
         if self.result is not None:
             body["result"] = dict(self.result)
-        body["sets"] = [{"name": s.name, "version": s.version, "distribution": s.distribution,
-                         "distribution_version": s.distribution_version} for s in self.sets]
+        body["sets"] = [
+            {
+                "name": s.name,
+                "version": s.version,
+                "distribution": s.distribution,
+                "distribution_version": s.distribution_version,
+            }
+            for s in self.sets
+        ]
         body["players"] = [{"name": p.name, "kind": p.kind} for p in self.players]
         body["rounds"] = [_round_to_toml(r) for r in self.rounds]
         # The checksum goes first, so that every truncation leaves it in the file.
@@ -169,8 +181,7 @@ def _round_to_toml(entry: RoundEntry) -> dict:
         if sel.get("info") is not None:
             item["info"] = sel["info"]
         selections.append(item)
-    out = {"round": entry.round, "events": entry.events, "log": entry.log,
-           "selections": selections}
+    out = {"round": entry.round, "events": entry.events, "log": entry.log, "selections": selections}
     if entry.answers:
         out["answers"] = [dict(a) for a in entry.answers]
     return out
@@ -190,7 +201,7 @@ class LogDigest:
         self.events = 0
 
     def update(self, log: list) -> str:
-        for event in log[self.events:]:
+        for event in log[self.events :]:
             line = json.dumps(event.as_dict(), sort_keys=True, default=str, ensure_ascii=False)
             self._hash.update(line.encode("utf-8") + b"\n")
         self.events = len(log)
@@ -227,13 +238,26 @@ def parse(data: dict) -> Record:
     if type(version) is not int or version < 1:
         raise RecordError(f"format: {version!r} is not a record format version")
     if version > FORMAT:
-        raise RecordError(f"format: this record uses format {version}, but this spoiler-game "
-                          f"({__version__}) reads format {FORMAT}; upgrade spoiler-game to read it")
+        raise RecordError(
+            f"format: this record uses format {version}, but this spoiler-game "
+            f"({__version__}) reads format {FORMAT}; upgrade spoiler-game to read it"
+        )
     if version != FORMAT:
-        raise RecordError(f"format: format {version} is no longer supported (this spoiler-game "
-                          f"reads format {FORMAT})")
-    r.only("format", "checksum", "spoiler_game", "seed", "options", "result", "sets",
-           "players", "rounds")
+        raise RecordError(
+            f"format: format {version} is no longer supported (this spoiler-game "
+            f"reads format {FORMAT})"
+        )
+    r.only(
+        "format",
+        "checksum",
+        "spoiler_game",
+        "seed",
+        "options",
+        "result",
+        "sets",
+        "players",
+        "rounds",
+    )
     spoiler_game = r.get("spoiler_game", str)
     seed = r.get("seed", int)
     options = _Reader(r.get("options", dict), "options.")
@@ -247,8 +271,14 @@ def parse(data: dict) -> Record:
     for i, item in enumerate(r.get("sets", list), 1):
         s = _Reader(item, f"sets[{i}].", dict)
         s.only("name", "version", "distribution", "distribution_version")
-        sets.append(SetEntry(s.get("name", str), s.get("version", str), s.get("distribution", str),
-                             s.get("distribution_version", str)))
+        sets.append(
+            SetEntry(
+                s.get("name", str),
+                s.get("version", str),
+                s.get("distribution", str),
+                s.get("distribution_version", str),
+            )
+        )
     if not sets:
         raise RecordError("sets: the game has no card set")
     if len({s.name for s in sets}) != len(sets):
@@ -265,22 +295,29 @@ def parse(data: dict) -> Record:
     if not 2 <= len(players) <= 8:
         raise RecordError(f"players: a game has 2 to 8 players, not {len(players)}")
 
-    rounds = [_parse_round(item, i, len(players)) for i, item in enumerate(r.get("rounds", list), 1)]
+    rounds = [
+        _parse_round(item, i, len(players)) for i, item in enumerate(r.get("rounds", list), 1)
+    ]
     result = None
     if "result" in data:
         result = _parse_result(r.get("result", dict), len(players), len(rounds))
     elif len(rounds) >= max_rounds:
-        raise RecordError(f"rounds: {len(rounds)} rounds reach the round limit of {max_rounds}, "
-                          "but the record has no result")
+        raise RecordError(
+            f"rounds: {len(rounds)} rounds reach the round limit of {max_rounds}, "
+            "but the record has no result"
+        )
     # Last, so that a field that is wrong in itself is named; this catches the rest (a file
     # cut at the end of a round, a changed number).
     if "checksum" not in data:
-        raise RecordError(f'checksum: missing (a record edited by hand on purpose says '
-                          f'checksum = "{EDITED}")')
+        raise RecordError(
+            f'checksum: missing (a record edited by hand on purpose says checksum = "{EDITED}")'
+        )
     signed = data["checksum"] != EDITED
     if signed and data["checksum"] != checksum({k: v for k, v in data.items() if k != "checksum"}):
-        raise RecordError(f"checksum: does not match the contents: the file was truncated or "
-                          f'changed (to accept hand edits, set checksum = "{EDITED}")')
+        raise RecordError(
+            f"checksum: does not match the contents: the file was truncated or "
+            f'changed (to accept hand edits, set checksum = "{EDITED}")'
+        )
     return Record(seed, sets, players, max_rounds, strict, rounds, result, spoiler_game, signed)
 
 
@@ -306,8 +343,13 @@ class _Reader:
         value = self.data[name]
         # bool is an int in Python, never in a record.
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            expected = {int: "a whole number", str: "a string", bool: "true or false",
-                        list: "a list", dict: "a table"}[kind]
+            expected = {
+                int: "a whole number",
+                str: "a string",
+                bool: "true or false",
+                list: "a list",
+                dict: "a table",
+            }[kind]
             raise RecordError(f"{where}: expected {expected}, found {value!r}")
         return value
 
@@ -323,8 +365,9 @@ def _parse_round(item, number: int, players: int) -> RoundEntry:
     r = _Reader(item, f"{where}: ", dict)
     r.only("round", "events", "log", "selections", "answers")
     if r.get("round", int) != number:
-        raise RecordError(f"{where}: numbered {item['round']}, but rounds must be numbered "
-                          "1, 2, 3 … in order")
+        raise RecordError(
+            f"{where}: numbered {item['round']}, but rounds must be numbered 1, 2, 3 … in order"
+        )
     selections: dict[int, dict] = {}
     for i, sel in enumerate(r.get("selections", list), 1):
         s = _Reader(sel, f"{where}, selection {i}: ", dict)
@@ -337,15 +380,21 @@ def _parse_round(item, number: int, players: int) -> RoundEntry:
             _seat(target, f"{where}, selection {i}: targets", players)
         info = sel.get("info")
         if info is not None and (type(info) not in (int, str)):
-            raise RecordError(f"{where}, selection {i}: info: expected a name or a number, "
-                              f"found {info!r}")
+            raise RecordError(
+                f"{where}, selection {i}: info: expected a name or a number, found {info!r}"
+            )
         selections[seat] = {"card": s.get("card", str), "targets": list(targets), "info": info}
     answers = []
     for i, ans in enumerate(r.get("answers", list, []), 1):
         a = _Reader(ans, f"{where}, answer {i}: ", dict)
         a.only("seat", "prompt", "answer")
-        answers.append({"seat": _seat(a.get("seat", int), f"{where}, answer {i}: seat", players),
-                        "prompt": a.get("prompt", str), "answer": a.get("answer", str)})
+        answers.append(
+            {
+                "seat": _seat(a.get("seat", int), f"{where}, answer {i}: seat", players),
+                "prompt": a.get("prompt", str),
+                "answer": a.get("answer", str),
+            }
+        )
     events = r.get("events", int)
     return RoundEntry(number, selections, answers, events, r.get("log", str))
 
@@ -359,10 +408,17 @@ def _parse_result(item, players: int, rounds: int) -> dict:
     winners = [_seat(w, "result.winners", players) for w in r.get("winners", list)]
     number = r.get("round", int)
     if number != rounds:
-        raise RecordError(f"result.round: the game ended in round {number}, but the record "
-                          f"holds {rounds} rounds (truncated?)")
-    return {"kind": kind, "winners": winners, "round": number, "events": r.get("events", int),
-            "log": r.get("log", str)}
+        raise RecordError(
+            f"result.round: the game ended in round {number}, but the record "
+            f"holds {rounds} rounds (truncated?)"
+        )
+    return {
+        "kind": kind,
+        "winners": winners,
+        "round": number,
+        "events": r.get("events", int),
+        "log": r.get("log", str),
+    }
 
 
 def check_installed(record: Record, registry) -> dict:
@@ -373,13 +429,16 @@ def check_installed(record: Record, registry) -> dict:
         info = next((i for i in registry.set_infos if i.name == entry.name), None)
         wanted = f"{entry.distribution}=={entry.distribution_version}"
         if info is None:
-            problems.append(f"set {entry.name!r} {entry.version} is not installed "
-                            f"(pip install {wanted})")
+            problems.append(
+                f"set {entry.name!r} {entry.version} is not installed (pip install {wanted})"
+            )
         elif info.status != "ok":
             problems.append(f"set {entry.name!r} is {info.status}: {info.error}")
         elif info.version != entry.version:
-            problems.append(f"set {entry.name!r} was {entry.version} in this game, but "
-                            f"{info.version} is installed (pip install {wanted})")
+            problems.append(
+                f"set {entry.name!r} was {entry.version} in this game, but "
+                f"{info.version} is installed (pip install {wanted})"
+            )
     if problems:
         raise RecordError("sets: " + "; ".join(problems))
     sets = registry.sets
@@ -387,8 +446,10 @@ def check_installed(record: Record, registry) -> dict:
     for entry in record.rounds:
         for seat, sel in entry.selections.items():
             if sel["card"] not in cards:
-                raise RecordError(f"round {entry.round}: {record.names[seat]} selects "
-                                  f"{sel['card']!r}, which is not a card of this game's sets")
+                raise RecordError(
+                    f"round {entry.round}: {record.names[seat]} selects "
+                    f"{sel['card']!r}, which is not a card of this game's sets"
+                )
     return {entry.name: sets[entry.name] for entry in record.sets}
 
 
@@ -405,15 +466,21 @@ class RecordedAgent:
     where it was, and a resumed game goes on as if it had never stopped.
     """
 
-    def __init__(self, name: str, decisions: list[dict], seat: int, live=None,
-                 shadow: bool = False):
+    def __init__(
+        self, name: str, decisions: list[dict], seat: int, live=None, shadow: bool = False
+    ):
         """``decisions``: the rounds' decisions in the shape of ``Game.decisions``."""
         self.name = name
         self.recorded = len(decisions)
-        self.selections = {r["round"]: Selection(s["card"], tuple(s["targets"]), s["info"])
-                           for r in decisions for st, s in r["selections"].items() if st == seat}
-        self.answers = {r["round"]: [a["answer"] for a in r["answers"] if a["seat"] == seat]
-                        for r in decisions}
+        self.selections = {
+            r["round"]: Selection(s["card"], tuple(s["targets"]), s["info"])
+            for r in decisions
+            for st, s in r["selections"].items()
+            if st == seat
+        }
+        self.answers = {
+            r["round"]: [a["answer"] for a in r["answers"] if a["seat"] == seat] for r in decisions
+        }
         self.live = live
         self.shadow = shadow and live is not None
 
@@ -428,11 +495,14 @@ class RecordedAgent:
         if self._past_the_record(view):
             return self.live.select(view)
         if view.error is not None:
-            raise RecordError(f"round {view.round}: {self.name}'s recorded selection is "
-                              f"illegal: {view.error}")
+            raise RecordError(
+                f"round {view.round}: {self.name}'s recorded selection is illegal: {view.error}"
+            )
         if view.round not in self.selections:
-            raise RecordError(f"round {view.round}: the record holds no selection for "
-                              f"{self.name}, who must select")
+            raise RecordError(
+                f"round {view.round}: the record holds no selection for "
+                f"{self.name}, who must select"
+            )
         if self.shadow:
             self.live.select(view)
         return self.selections.pop(view.round)
@@ -441,12 +511,15 @@ class RecordedAgent:
         if self._past_the_record(view):
             return self.live.answer(view, question)
         if view.error is not None:
-            raise RecordError(f"round {view.round}: {self.name}'s recorded answer is "
-                              f"illegal: {view.error}")
+            raise RecordError(
+                f"round {view.round}: {self.name}'s recorded answer is illegal: {view.error}"
+            )
         queued = self.answers.get(view.round)
         if not queued:
-            raise RecordError(f"round {view.round}: the record holds no answer for "
-                              f"{self.name} to {question.prompt!r}")
+            raise RecordError(
+                f"round {view.round}: the record holds no answer for "
+                f"{self.name} to {question.prompt!r}"
+            )
         if self.shadow:
             self.live.answer(view, question)
         return queued.pop(0)
@@ -459,12 +532,23 @@ def build_game(record: Record, registry, live: list | None = None) -> Game:
     seats = []
     for seat, player in enumerate(record.players):
         then = live[seat] if live is not None else None
-        agent = RecordedAgent(player.name, [r.decisions for r in record.rounds], seat, then,
-                              shadow=player.kind != HUMAN)
+        agent = RecordedAgent(
+            player.name,
+            [r.decisions for r in record.rounds],
+            seat,
+            then,
+            shadow=player.kind != HUMAN,
+        )
         seats.append(Seat(player.name, agent, player.kind))
     try:
-        return Game(list(sets.values()), seats, record.seed, max_rounds=record.max_rounds,
-                    hooks=registry.game_hooks(list(sets)), strict=record.strict)
+        return Game(
+            list(sets.values()),
+            seats,
+            record.seed,
+            max_rounds=record.max_rounds,
+            hooks=registry.game_hooks(list(sets)),
+            strict=record.strict,
+        )
     except GameError as exc:
         raise RecordError(f"players: {exc}") from None
 
@@ -491,18 +575,19 @@ class Recorder:
         if number <= len(record.rounds):
             entry = record.rounds[number - 1]
             if _normal(made) != _normal(entry.decisions):
-                raise RecordError(f"round {number}: the replay made other decisions than the "
-                                  "record holds")
+                raise RecordError(
+                    f"round {number}: the replay made other decisions than the record holds"
+                )
             if (entry.events, entry.log) != (len(log), digest):
                 return f"round {number}: the event log differs from the record"
             if game.over and not (number == len(record.rounds) and record.over):
-                return (f"round {number}: the game ended here in the replay, but the record "
-                        f"goes on")
+                return f"round {number}: the game ended here in the replay, but the record goes on"
             if game.over and record.result != _result(game, digest):
                 return f"round {number}: the result differs from the record"
             return None
-        record.rounds.append(RoundEntry(number, made["selections"], made["answers"],
-                                        len(log), digest))
+        record.rounds.append(
+            RoundEntry(number, made["selections"], made["answers"], len(log), digest)
+        )
         if game.over:
             record.result = _result(game, digest)
         if self.path is not None:
@@ -512,16 +597,24 @@ class Recorder:
 
 def _result(game: Game, digest: str) -> dict:
     result = game.result
-    return {"kind": result.kind, "winners": list(result.winners), "round": result.round,
-            "events": len(game.state.log), "log": digest}
+    return {
+        "kind": result.kind,
+        "winners": list(result.winners),
+        "round": result.round,
+        "events": len(game.state.log),
+        "log": digest,
+    }
 
 
 def _normal(decisions: dict) -> dict:
     """Decisions in a comparable form (tuples as lists, no empty info)."""
-    return {"selections": {seat: {"card": s["card"], "targets": list(s["targets"]),
-                                  "info": s.get("info")}
-                           for seat, s in decisions["selections"].items()},
-            "answers": [dict(a) for a in decisions["answers"]]}
+    return {
+        "selections": {
+            seat: {"card": s["card"], "targets": list(s["targets"]), "info": s.get("info")}
+            for seat, s in decisions["selections"].items()
+        },
+        "answers": [dict(a) for a in decisions["answers"]],
+    }
 
 
 def replay(record: Record, registry) -> tuple[Game, Recorder, str | None]:

@@ -41,8 +41,18 @@ class GameState:
     """Everything about a game in progress. Decks are lists whose top is the end."""
 
     __slots__ = (
-        "players", "deck", "discard", "in_play", "priority", "round", "ongoing",
-        "plays", "rng", "log", "result", "built",
+        "players",
+        "deck",
+        "discard",
+        "in_play",
+        "priority",
+        "round",
+        "ongoing",
+        "plays",
+        "rng",
+        "log",
+        "result",
+        "built",
     )
 
     def __init__(self, names: list[str], seed: int):

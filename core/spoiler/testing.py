@@ -57,11 +57,20 @@ def _card(game: Game, name: str) -> Card:
     raise KeyError(f"no card {name!r} in this game")
 
 
-def table(sets: list[CardSet], hands: list[list[str]], *, deck: list[str] | None = None,
-          discard: list[str] | None = None, priority: list[int] | None = None,
-          statuses: dict[int, Status] | None = None, names: list[str] | None = None,
-          seed: int = 0, max_rounds: int = 100, hooks: dict | None = None,
-          strict: bool = True) -> Game:
+def table(
+    sets: list[CardSet],
+    hands: list[list[str]],
+    *,
+    deck: list[str] | None = None,
+    discard: list[str] | None = None,
+    priority: list[int] | None = None,
+    statuses: dict[int, Status] | None = None,
+    names: list[str] | None = None,
+    seed: int = 0,
+    max_rounds: int = 100,
+    hooks: dict | None = None,
+    strict: bool = True,
+) -> Game:
     """A started game with exactly these hands (card names), deck (top card first), discard
     pile, priority order (seats, 1st first) and statuses. The deck the game was "built" with
     is what the table holds, so the conservation invariant holds."""
@@ -86,8 +95,11 @@ def agent(game: Game, seat: int) -> TestAgent:
     return game.seats[seat].agent
 
 
-def play_round(game: Game, selections: dict[int, tuple] | None = None,
-               answers: dict[int, list[str]] | None = None) -> list:
+def play_round(
+    game: Game,
+    selections: dict[int, tuple] | None = None,
+    answers: dict[int, list[str]] | None = None,
+) -> list:
     """Script this round's selections ({seat: (card name, target or targets, info)}) and
     answers ({seat: [answer, ...]}), play the round, and return its events."""
     for seat, choice in (selections or {}).items():
@@ -115,8 +127,12 @@ def check_invariants(game: Game) -> None:
         table_now.update(c.id for c in p.hand)
     table_now.update(play.card.id for play in st.plays)
     built = Counter(c.id for c in st.built)
-    assert table_now == built, f"cards not conserved: {table_now - built} extra, {built - table_now} missing"
-    assert sorted(st.priority) == list(range(len(st.players))), f"priority {st.priority} is not a permutation"
+    assert table_now == built, (
+        f"cards not conserved: {table_now - built} extra, {built - table_now} missing"
+    )
+    assert sorted(st.priority) == list(range(len(st.players))), (
+        f"priority {st.priority} is not a permutation"
+    )
     for p in st.players:
         assert isinstance(p.status, Status), f"{p.name} has status {p.status!r}"
     if st.result is None:
@@ -132,8 +148,15 @@ class FakeEntryPoint:
 
     __test__ = False
 
-    def __init__(self, name: str, plugin=None, *, dist: str | None = None, version: str = "1.0",
-                 error: BaseException | None = None):
+    def __init__(
+        self,
+        name: str,
+        plugin=None,
+        *,
+        dist: str | None = None,
+        version: str = "1.0",
+        error: BaseException | None = None,
+    ):
         self.name = name
         self.plugin = plugin
         self.error = error

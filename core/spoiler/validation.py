@@ -44,8 +44,14 @@ class Problem:
         return f"spoiler sets validate {self.set} --games 1 --seed {self.seed}"
 
     def as_dict(self) -> dict:
-        return {"set": self.set, "card": self.card, "check": self.check,
-                "message": self.message, "seed": self.seed, "reproduce": self.reproduce()}
+        return {
+            "set": self.set,
+            "card": self.card,
+            "check": self.check,
+            "message": self.message,
+            "seed": self.seed,
+            "reproduce": self.reproduce(),
+        }
 
     def describe(self) -> str:
         where = f"{self.set} · {self.card}" if self.card else self.set
@@ -73,8 +79,9 @@ class SetReport:
 # -- static checks -----------------------------------------------------------------------------
 def check_registry(registry) -> list[Problem]:
     """Broken plugins, and card ids or names shared by two usable sets."""
-    problems = [Problem(p.name, None, "broken", f"plugin is broken: {p.error}")
-                for p in registry.broken()]
+    problems = [
+        Problem(p.name, None, "broken", f"plugin is broken: {p.error}") for p in registry.broken()
+    ]
     # Each set sharing an id or a name gets the problem, so validating either one finds it.
     by_id: dict[str, list] = {}
     by_name: dict[str, list] = {}
@@ -82,16 +89,24 @@ def check_registry(registry) -> list[Problem]:
         for card in card_set.cards:
             by_id.setdefault(card.id, []).append((card_set.name, card))
             by_name.setdefault(card.name.lower(), []).append((card_set.name, card))
-    for what, index, why in (("id", by_id, ""),
-                             ("name", by_name, ": a card that names a card cannot tell them apart")):
+    for what, index, why in (
+        ("id", by_id, ""),
+        ("name", by_name, ": a card that names a card cannot tell them apart"),
+    ):
         for holders in index.values():
             for set_name, card in holders:
                 others = sorted({s for s, _ in holders if s != set_name})
                 if others:
                     value = card.id if what == "id" else card.name
-                    problems.append(Problem(set_name, card.name, "static",
-                                            f"card {what} {value!r} is also in set "
-                                            f"{', '.join(map(repr, others))}{why}"))
+                    problems.append(
+                        Problem(
+                            set_name,
+                            card.name,
+                            "static",
+                            f"card {what} {value!r} is also in set "
+                            f"{', '.join(map(repr, others))}{why}",
+                        )
+                    )
     return problems
 
 
@@ -101,7 +116,9 @@ def check_set(card_set: CardSet, card_names: tuple[str, ...]) -> list[Problem]:
     problems = []
 
     def problem(card, message):
-        problems.append(Problem(card_set.name, getattr(card, "name", None) or None, "static", message))
+        problems.append(
+            Problem(card_set.name, getattr(card, "name", None) or None, "static", message)
+        )
 
     seen_ids, seen_names = set(), set()
     for card in card_set.cards:
@@ -125,8 +142,9 @@ def check_set(card_set: CardSet, card_names: tuple[str, ...]) -> list[Problem]:
         for target in card.targets:
             if not isinstance(target, Target):
                 problem(card, f"target {target!r} is not a spoiler Target (e.g. ANOTHER_PLAYER)")
-        problems.extend(Problem(card_set.name, card.name, "static", m)
-                        for m in _ask_problems(card, card_names))
+        problems.extend(
+            Problem(card_set.name, card.name, "static", m) for m in _ask_problems(card, card_names)
+        )
         for part in ("main", "at_beginning", "at_end"):
             effect = getattr(card, part)
             if effect is None:
@@ -189,8 +207,14 @@ def check_hooks(registry, plugin_name: str, set_name: str) -> list[Problem]:
             continue
         value = getattr(info.plugin, attr, None)
         if callable(value) and registry.pm.parse_hookimpl_opts(info.plugin, attr) is None:
-            problems.append(Problem(set_name, None, "hook",
-                                    f"{attr} is not marked @spoiler.hookimpl, so it is never called"))
+            problems.append(
+                Problem(
+                    set_name,
+                    None,
+                    "hook",
+                    f"{attr} is not marked @spoiler.hookimpl, so it is never called",
+                )
+            )
     return problems
 
 
@@ -234,20 +258,43 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
                     game.play_round()
                 check_invariants(game)
             except _Stuck:
-                found(_blame(registry, set_name, _selected(game), "stuck",
-                             f"round {game.round} ran for over {ROUND_SECONDS:g} s "
-                             "(an effect that never returns?)", seed))
+                found(
+                    _blame(
+                        registry,
+                        set_name,
+                        _selected(game),
+                        "stuck",
+                        f"round {game.round} ran for over {ROUND_SECONDS:g} s "
+                        "(an effect that never returns?)",
+                        seed,
+                    )
+                )
                 stopped = True
                 break
             except AssertionError as exc:
-                found(_blame(registry, set_name, _selected(game), "invariant",
-                             f"invariant broken after round {game.round}: {exc}", seed))
+                found(
+                    _blame(
+                        registry,
+                        set_name,
+                        _selected(game),
+                        "invariant",
+                        f"invariant broken after round {game.round}: {exc}",
+                        seed,
+                    )
+                )
                 stopped = True
                 break
             except Exception as exc:  # the engine itself could not go on
-                found(_blame(registry, set_name, _selected(game), "crashed",
-                             f"the game stopped in round {game.round}: {type(exc).__name__}: {exc}",
-                             seed))
+                found(
+                    _blame(
+                        registry,
+                        set_name,
+                        _selected(game),
+                        "crashed",
+                        f"the game stopped in round {game.round}: {type(exc).__name__}: {exc}",
+                        seed,
+                    )
+                )
                 stopped = True
                 break
             for event in game.state.log[start:]:
@@ -255,21 +302,40 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
                     played.add(event.cause)
                 elif event.kind == "fizzled":
                     card = game.cards_by_id.get(event.data.get("card"))
-                    found(Problem(event.data.get("set") or set_name, card.name if card else None,
-                                  "fizzled", f"effect failed: {event.data.get('error')}", seed))
+                    found(
+                        Problem(
+                            event.data.get("set") or set_name,
+                            card.name if card else None,
+                            "fizzled",
+                            f"effect failed: {event.data.get('error')}",
+                            seed,
+                        )
+                    )
                 elif event.kind == "rule_failed":
-                    found(Problem(_set_of_plugin(registry, event.data.get("plugin"), set_name),
-                                  None, "rule_failed",
-                                  f"hook {event.data.get('hook')} of plugin "
-                                  f"{event.data.get('plugin')!r} failed: {event.data.get('error')}",
-                                  seed))
+                    found(
+                        Problem(
+                            _set_of_plugin(registry, event.data.get("plugin"), set_name),
+                            None,
+                            "rule_failed",
+                            f"hook {event.data.get('hook')} of plugin "
+                            f"{event.data.get('plugin')!r} failed: {event.data.get('error')}",
+                            seed,
+                        )
+                    )
             if game.over:
                 break
         if stopped:
             pass
         elif not game.over:
-            found(Problem(set_name, None, "no_end",
-                          f"the game did not end within {game.max_rounds} rounds", seed))
+            found(
+                Problem(
+                    set_name,
+                    None,
+                    "no_end",
+                    f"the game did not end within {game.max_rounds} rounds",
+                    seed,
+                )
+            )
         else:
             report.rounds += game.round
             report.draws += game.result.kind == "draw"
@@ -290,7 +356,10 @@ class _Stuck(BaseException):
 def _time_limit(seconds: float):
     """Interrupt the block after ``seconds`` with _Stuck, where the platform has interval
     timers and this is the main thread; elsewhere, run it unguarded."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
         yield
         return
 
@@ -329,8 +398,9 @@ def _set_of_plugin(registry, plugin: str | None, default: str) -> str:
     return info.sets[0] if info is not None and info.sets else default
 
 
-def validate(registry, set_names: list[str], games: int, first_seed: int,
-             progress=None) -> tuple[list[SetReport], list[Problem]]:
+def validate(
+    registry, set_names: list[str], games: int, first_seed: int, progress=None
+) -> tuple[list[SetReport], list[Problem]]:
     """Validate the named usable sets; the second list holds problems of the installation as a
     whole (broken plugins, names shared between sets)."""
     general = check_registry(registry)

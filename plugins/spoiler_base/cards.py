@@ -7,12 +7,21 @@ every card and ruling.
 
 from __future__ import annotations
 
-from spoiler.cards import (ANOTHER_ACTIVE_PLAYER, ANOTHER_PLAYER, LOST_PLAYER, CardSet,
-                           NameACard, NameANumber, Ongoing)
+from spoiler.cards import (
+    ANOTHER_ACTIVE_PLAYER,
+    ANOTHER_PLAYER,
+    LOST_PLAYER,
+    CardSet,
+    NameACard,
+    NameANumber,
+    Ongoing,
+)
 from spoiler.state import Status
 
 base = CardSet(
-    "base", "1.0.0", title="Base set",
+    "base",
+    "1.0.0",
+    title="Base set",
     description="The cards every game of Spoiler starts with.",
 )
 
@@ -39,8 +48,10 @@ class ShieldEffect(Ongoing):
 
 class MirrorEffect(Ongoing):
     name = "Mirror"
-    text = ("This round, the first card another player plays that targets its owner "
-            "targets that card's player instead.")
+    text = (
+        "This round, the first card another player plays that targets its owner "
+        "targets that card's player instead."
+    )
     rounds = 1
 
     def __init__(self):
@@ -84,8 +95,10 @@ class Accuse:
 
 @base.card
 class Standoff:
-    text = ("Choose another player who has not lost and name a number from 1 to 3. They name a "
-            "number from 1 to 3 without seeing yours. If the numbers match, they lose.")
+    text = (
+        "Choose another player who has not lost and name a number from 1 to 3. They name a "
+        "number from 1 to 3 without seeing yours. If the numbers match, they lose."
+    )
     copies = 3
     target = ANOTHER_ACTIVE_PLAYER
     ask = NameANumber(1, 3)
@@ -99,8 +112,10 @@ class Standoff:
 
 @base.card
 class Ambush:
-    text = ("Choose another player who has not lost. If the card they selected this round "
-            "targets you, they lose.")
+    text = (
+        "Choose another player who has not lost. If the card they selected this round "
+        "targets you, they lose."
+    )
     copies = 2
     target = ANOTHER_ACTIVE_PLAYER
     rulings = (
@@ -142,8 +157,10 @@ class Shield:
 
 @base.card
 class Mirror:
-    text = ("At Beginning of Round: this round, the first card another player plays that "
-            "targets you targets that card's player instead.")
+    text = (
+        "At Beginning of Round: this round, the first card another player plays that "
+        "targets you targets that card's player instead."
+    )
     copies = 2
     rulings = (
         "Only the first such card is turned back; any later one reaches you.",
@@ -158,8 +175,10 @@ class Mirror:
 
 @base.card
 class Spoiler:
-    text = ("Choose another player who has not lost. If their card this round has not "
-            "resolved yet, cancel it: it does nothing at all.")
+    text = (
+        "Choose another player who has not lost. If their card this round has not "
+        "resolved yet, cancel it: it does nothing at all."
+    )
     copies = 4
     target = ANOTHER_ACTIVE_PLAYER
     rulings = (
@@ -179,7 +198,9 @@ class Spoiler:
 class Jewel:
     text = "If you hold another Jewel, you win."
     copies = 5
-    rulings = ("The Jewel you play does not count; one more must be in your hand when it resolves.",)
+    rulings = (
+        "The Jewel you play does not count; one more must be in your hand when it resolves.",
+    )
 
     def main(play):
         if play.holds(play.player, "Jewel"):
@@ -188,8 +209,10 @@ class Jewel:
 
 @base.card
 class Prophecy:
-    text = ("Choose another player who has not lost and name a card. At End of Round, if "
-            "the card they selected this round has that name, you win.")
+    text = (
+        "Choose another player who has not lost and name a card. At End of Round, if "
+        "the card they selected this round has that name, you win."
+    )
     copies = 2
     target = ANOTHER_ACTIVE_PLAYER
     ask = NameACard()
@@ -203,23 +226,31 @@ class Prophecy:
 
 @base.card
 class Crown:
-    text = ("At End of Round: if you hold more cards than every other player who has not "
-            "lost, you win.")
+    text = (
+        "At End of Round: if you hold more cards than every other player who has not lost, you win."
+    )
     copies = 2
-    rulings = ("Hands are counted after every At End of Round part before Crown's, and "
-               "before anyone draws.",)
+    rulings = (
+        "Hands are counted after every At End of Round part before Crown's, and "
+        "before anyone draws.",
+    )
 
     def at_end(play):
         mine = len(play.hand(play.player))
-        others = [len(play.hand(seat)) for seat in play.seats
-                  if seat != play.player and play.status(seat) is not Status.LOST]
+        others = [
+            len(play.hand(seat))
+            for seat in play.seats
+            if seat != play.player and play.status(seat) is not Status.LOST
+        ]
         if all(mine > theirs for theirs in others):
             play.win(play.player)
 
 
 @base.card
 class Treasure:
-    text = f"Put a treasure token on yourself. Then, if you have {TREASURE_TO_WIN} or more, you win."
+    text = (
+        f"Put a treasure token on yourself. Then, if you have {TREASURE_TO_WIN} or more, you win."
+    )
     copies = 3
     rulings = ("Tokens are public and stay all game, even when the win is prevented.",)
 
@@ -264,12 +295,15 @@ class Haste:
 
 @base.card
 class Delay:
-    text = ("Choose another player. From now on, they are last in priority (this round too: "
-            "if their card has not resolved yet, it resolves last).")
+    text = (
+        "Choose another player. From now on, they are last in priority (this round too: "
+        "if their card has not resolved yet, it resolves last)."
+    )
     copies = 2
     target = ANOTHER_PLAYER
-    rulings = ("At the end of the round priorities shift as usual, so next round they are "
-               "second to last.",)
+    rulings = (
+        "At the end of the round priorities shift as usual, so next round they are second to last.",
+    )
 
     def main(play):
         play.change_priority(play.target, len(play.seats))
@@ -294,7 +328,9 @@ class Tribute:
     rulings = ("If their hand is empty, nothing happens.",)
 
     def main(play):
-        choice = _choose_from_hand(play, play.target, f"Give {play.name_of(play.player)} which card?")
+        choice = _choose_from_hand(
+            play, play.target, f"Give {play.name_of(play.player)} which card?"
+        )
         if choice is not None:
             play.give(play.target, play.player, choice)
 
@@ -334,9 +370,11 @@ class Spyglass:
 
 @base.card
 class Echo:
-    text = ("Choose another player who has not lost. If their card this round has already "
-            "resolved and is not an Echo, its mid-round effect happens again as if you had "
-            "played it, with the same targets and information.")
+    text = (
+        "Choose another player who has not lost. If their card this round has already "
+        "resolved and is not an Echo, its mid-round effect happens again as if you had "
+        "played it, with the same targets and information."
+    )
     copies = 2
     target = ANOTHER_ACTIVE_PLAYER
     rulings = (
@@ -348,6 +386,10 @@ class Echo:
 
     def main(play):
         theirs = play.play_of(play.target)
-        if (theirs is not None and theirs.resolved and not theirs.cancelled
-                and theirs.acting_as.name != "Echo"):
+        if (
+            theirs is not None
+            and theirs.resolved
+            and not theirs.cancelled
+            and theirs.acting_as.name != "Echo"
+        ):
             play.copy(theirs)

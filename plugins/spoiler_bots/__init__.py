@@ -42,6 +42,9 @@ def greedy_bot(seat: int, seed: int) -> GreedyAgent:
 @hookimpl
 def spoiler_register_agents(register):
     register("random", random_bot, "Plays a uniformly random legal card, targets and answers.")
-    register("greedy", greedy_bot,
-             "Takes a win when it has one, shields itself when threatened, aims at the player "
-             "closest to winning, and uses Spoiler only when it can still catch a card.")
+    register(
+        "greedy",
+        greedy_bot,
+        "Takes a win when it has one, shields itself when threatened, aims at the player "
+        "closest to winning, and uses Spoiler only when it can still catch a card.",
+    )

@@ -29,10 +29,27 @@ TREASURE_TO_WIN = 3
 
 #: How much a card is worth keeping in hand (what it gives away or discards first).
 KEEP_VALUE = {
-    "Treasure": 9, "Jewel": 8, "Shield": 7, "Spoiler": 6, "Assassin": 6, "Crown": 5,
-    "Accuse": 5, "Mirror": 5, "Prophecy": 4, "Standoff": 4, "Hex": 4, "Tribute": 4,
-    "Spyglass": 3, "Haste": 3, "Supply": 3, "Ambush": 3, "Echo": 2, "Swap": 2, "Delay": 2,
-    "Purge": 2, "Revive": 0,
+    "Treasure": 9,
+    "Jewel": 8,
+    "Shield": 7,
+    "Spoiler": 6,
+    "Assassin": 6,
+    "Crown": 5,
+    "Accuse": 5,
+    "Mirror": 5,
+    "Prophecy": 4,
+    "Standoff": 4,
+    "Hex": 4,
+    "Tribute": 4,
+    "Spyglass": 3,
+    "Haste": 3,
+    "Supply": 3,
+    "Ambush": 3,
+    "Echo": 2,
+    "Swap": 2,
+    "Delay": 2,
+    "Purge": 2,
+    "Revive": 0,
 }
 
 
@@ -100,10 +117,15 @@ class _Reading:
         self.rivals = [p for p in view.players if p.seat != me.seat and p.status is not Status.LOST]
         events = view.events
         recent = [e for e in events if e.round >= view.round - 2]
-        self.hexed = {t for e in recent if e.kind == "played" and e.cause == "base:hex"
-                      for t in e.data.get("targets", ())}
-        self.watched = any(e.kind == "shown" and e.seat == me.seat and e.data.get("to") != me.seat
-                           for e in recent)
+        self.hexed = {
+            t
+            for e in recent
+            if e.kind == "played" and e.cause == "base:hex"
+            for t in e.data.get("targets", ())
+        }
+        self.watched = any(
+            e.kind == "shown" and e.seat == me.seat and e.data.get("to") != me.seat for e in recent
+        )
         # Cards not in my hand nor face up in the discard pile: what others may hold.
         unseen = Counter(copies)
         unseen.subtract(self.names)
@@ -139,7 +161,9 @@ class _Reading:
     def threatened(self) -> bool:
         if self.tokens >= TREASURE_TO_WIN - 1 or self.names["Jewel"] >= 2 or self.watched:
             return True
-        return any(p.priority == 1 and p.hand_size > 0 for p in self.rivals) and len(self.rivals) <= 2
+        return (
+            any(p.priority == 1 and p.hand_size > 0 for p in self.rivals) and len(self.rivals) <= 2
+        )
 
     def guess_name(self, seat: int) -> tuple[str | None, float]:
         """The card most likely in that player's hand, and how sure I am (0 to 1)."""

@@ -10,7 +10,7 @@ from spoiler import __version__
 app = typer.Typer(
     name="spoiler",
     help="Spoiler: the card game where everyone plays at once and priority decides. "
-         "Play against bots or friends, and add card sets with pip.",
+    "Play against bots or friends, and add card sets with pip.",
     # Plain help: Typer's rich help imports a Markdown parser and costs twice its own
     # start-up (see benchmarks/startup.py); output from the commands is rich as ever.
     rich_markup_mode=None,
@@ -29,8 +29,9 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     ctx: typer.Context,
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                 help="Show the version and exit."),
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
+    ),
 ) -> None:
     """Spoiler: the card game where everyone plays at once and priority decides."""
     if ctx.invoked_subcommand is None:  # plain help's no_args_is_help would exit 2 on stderr

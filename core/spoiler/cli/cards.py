@@ -24,9 +24,15 @@ def needs(card) -> str:
 
 def timing(card) -> str:
     """The parts a card has, in the order they resolve."""
-    parts = [label for label, part in (("At Beginning of Round", card.at_beginning),
-                                       ("mid round", card.main),
-                                       ("At End of Round", card.at_end)) if part is not None]
+    parts = [
+        label
+        for label, part in (
+            ("At Beginning of Round", card.at_beginning),
+            ("mid round", card.main),
+            ("At End of Round", card.at_end),
+        )
+        if part is not None
+    ]
     return ", ".join(parts) or "no effect"
 
 
@@ -48,15 +54,18 @@ def _usable_sets(set_name: str | None):
         info = next((i for i in registry.set_infos if i.name == set_name), None)
         if info is not None:
             fail(f"set {set_name!r} is {info.status}: {info.error}")
-        fail(f"no set named {set_name!r}.{suggestion(set_name, sets)} "
-             f"Installed: {', '.join(sorted(sets)) or 'none'}.")
+        fail(
+            f"no set named {set_name!r}.{suggestion(set_name, sets)} "
+            f"Installed: {', '.join(sorted(sets)) or 'none'}."
+        )
     return [sets[set_name]]
 
 
 @cards_app.command("list")
 def list_cards(
-    set_name: Optional[str] = typer.Option(None, "--set", metavar="NAME",
-                                           help="Only this set's cards."),
+    set_name: Optional[str] = typer.Option(
+        None, "--set", metavar="NAME", help="Only this set's cards."
+    ),
 ) -> None:
     """List the cards of every installed set (or of one): name, set, copies, targets, text."""
     from rich import box
@@ -80,8 +89,11 @@ def list_cards(
 
 
 @cards_app.command("show")
-def show_card(name: str = typer.Argument(..., metavar="NAME",
-                                         help="A card's name (any case), or its id (set:card).")) -> None:
+def show_card(
+    name: str = typer.Argument(
+        ..., metavar="NAME", help="A card's name (any case), or its id (set:card)."
+    ),
+) -> None:
     """Show one card: its full text, what it asks for, when it acts, and its rulings."""
     from rich.markup import escape
     from rich.panel import Panel
@@ -103,5 +115,12 @@ def show_card(name: str = typer.Argument(..., metavar="NAME",
             body.append("\n\nRulings:", style="bold")
             for ruling in card.rulings:
                 body.append(f"\n- {ruling}")
-        console().print(Panel(body, title=f"[bold]{escape(card.name)}[/]", title_align="left",
-                              expand=False, width=min(console().width, 78)))
+        console().print(
+            Panel(
+                body,
+                title=f"[bold]{escape(card.name)}[/]",
+                title_align="left",
+                expand=False,
+                width=min(console().width, 78),
+            )
+        )

@@ -45,7 +45,7 @@ class HumanAgent:
         asker = self.screen.game.cards_by_id.get(question.cause)
         prompt = question.prompt
         if asker is not None and prompt.lower().startswith(asker.name.lower() + ":"):
-            prompt = prompt[len(asker.name) + 1:].strip()  # "Standoff asks you: name a …"
+            prompt = prompt[len(asker.name) + 1 :].strip()  # "Standoff asks you: name a …"
         source = f"{asker.name} asks you" if asker is not None else "A question for you"
         self.console.print(Text(f"{source}: {prompt}", style="bold"))
         answer = self._pick(list(question.options), list(question.options), "Your answer?")
@@ -63,8 +63,9 @@ class HumanAgent:
         self.screen.read(f"{me}, press Enter when only you can see the screen.")
         events = view.events
         # What only this player saw since their last turn (not the selection they just made).
-        mine = [e for e in events[self._private_told:]
-                if e.secret is not None and e.kind != "selected"]
+        mine = [
+            e for e in events[self._private_told :] if e.secret is not None and e.kind != "selected"
+        ]
         self._private_told = len(events)
         if mine:
             self.console.print(Text("Only you saw:", style="bold"))
@@ -79,20 +80,29 @@ class HumanAgent:
     def _show_table(self, view: PlayerView) -> None:
         kinds = [seat.kind for seat in self.screen.game.seats]
         self.console.print()
-        self.console.print(self.screen.players_table(
-            view.players, you=view.seat, kinds=kinds,
-            title=f"Round {view.round}: {view.me.name} to choose"))
+        self.console.print(
+            self.screen.players_table(
+                view.players,
+                you=view.seat,
+                kinds=kinds,
+                title=f"Round {view.round}: {view.me.name} to choose",
+            )
+        )
         top = f" (top: {view.discard[-1].name})" if view.discard else ""
-        self.console.print(f"Deck: {view.deck_size} cards. Discard pile: "
-                           f"{len(view.discard)} cards{top}.", markup=False)
+        self.console.print(
+            f"Deck: {view.deck_size} cards. Discard pile: {len(view.discard)} cards{top}.",
+            markup=False,
+        )
         for name, owner, rounds in view.ongoing:
             left = "until removed" if rounds is None else f"{rounds} round(s) left"
-            self.console.print(f"In effect: {name} ({view.name_of(owner)}'s, {left}).",
-                               markup=False)
+            self.console.print(
+                f"In effect: {name} ({view.name_of(owner)}'s, {left}).", markup=False
+            )
         for seat, (seen_in, cards) in sorted(view.known.items()):
             shown = ", ".join(c.name for c in cards) or "no cards"
-            self.console.print(f"You saw {view.name_of(seat)}'s hand in round {seen_in}: "
-                               f"{shown}.", markup=False)
+            self.console.print(
+                f"You saw {view.name_of(seat)}'s hand in round {seen_in}: {shown}.", markup=False
+            )
 
     def _show_hand(self, view: PlayerView) -> None:
         table = Table(title="Your hand", title_justify="left", show_edge=False, pad_edge=False)
@@ -129,15 +139,19 @@ class HumanAgent:
                     return values[labels.index(answer)]
                 self._refused(f"Please answer with one of: {', '.join(labels)}.")
         items = [Text(f"{n}) {label}") for n, label in enumerate(labels, 1)]
-        self.console.print(Columns(items, padding=(0, 3)) if len(items) > 6
-                           else Text("  " + "   ".join(str(i) for i in items)))
+        self.console.print(
+            Columns(items, padding=(0, 3))
+            if len(items) > 6
+            else Text("  " + "   ".join(str(i) for i in items))
+        )
         while True:
             answer = self.screen.read(f"{prompt} [1-{len(values)}]")
             chosen = _match(answer, labels)
             if chosen is not None:
                 return values[chosen]
-            self._refused(f"Please answer with a number from 1 to {len(values)}, "
-                          f"or one of the names shown.")
+            self._refused(
+                f"Please answer with a number from 1 to {len(values)}, or one of the names shown."
+            )
 
     def _choose_card(self, view: PlayerView):
         names = [card.name for card in view.hand]
@@ -145,13 +159,17 @@ class HumanAgent:
             answer = self.screen.read(f"Play which card? [1-{len(names)}]")
             chosen = _match(answer, names)
             if chosen is None:
-                self._refused(f"Please answer with a card's number (1 to {len(names)}) or its name.")
+                self._refused(
+                    f"Please answer with a card's number (1 to {len(names)}) or its name."
+                )
                 continue
             card = view.hand[chosen]
             if card not in view.playable:
                 wants = ", ".join(t.description for t in card.targets)
-                self._refused(f"{card.name} cannot be played now: it needs {wants}, and there "
-                              f"is none. Choose another card.")
+                self._refused(
+                    f"{card.name} cannot be played now: it needs {wants}, and there "
+                    f"is none. Choose another card."
+                )
                 continue
             return card
 
@@ -166,15 +184,19 @@ class HumanAgent:
                 self.console.print(Text(f"  {labels[0]} (the only choice)"))
                 chosen.append(seats[0])
                 continue
-            self.console.print(Text("  " + "   ".join(f"{s + 1}) {view.name_of(s)}" for s in seats)))
+            self.console.print(
+                Text("  " + "   ".join(f"{s + 1}) {view.name_of(s)}" for s in seats))
+            )
             while True:
                 answer = self.screen.read(f"Target? [{', '.join(str(s + 1) for s in seats)}]")
                 seat = _match_seat(answer, seats, view)
                 if seat is not None:
                     chosen.append(seat)
                     break
-                self._refused(f"Please answer with one of the numbers shown, or a player's name "
-                              f"({kind.description}).")
+                self._refused(
+                    f"Please answer with one of the numbers shown, or a player's name "
+                    f"({kind.description})."
+                )
         return tuple(chosen)
 
     def _choose_info(self, view: PlayerView, card):

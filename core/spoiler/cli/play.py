@@ -55,7 +55,9 @@ def table_of(players: str | None, bots: int | None) -> tuple[list[str], int]:
         raise TableError(f"a game of bots needs at least {MIN_PLAYERS} bots, not {bots}")
     if total > MAX_PLAYERS:
         who = f"{len(humans)} player(s) and {bots} bot(s)" if humans else f"{bots} bots"
-        raise TableError(f"Spoiler is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {total} ({who})")
+        raise TableError(
+            f"Spoiler is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {total} ({who})"
+        )
     return humans, bots
 
 
@@ -90,8 +92,9 @@ def seat_players(registry, humans: list[str], bots: int, bot_kind: str, seed: in
     return seats
 
 
-def new_game(registry, seats, set_names: list[str] | None, seed: int, max_rounds: int,
-             strict: bool = False):
+def new_game(
+    registry, seats, set_names: list[str] | None, seed: int, max_rounds: int, strict: bool = False
+):
     """The game these seats play with these sets (all usable sets when None). Raises
     ``UnknownName`` for a set that is not installed, ``GameError`` for a table it refuses."""
     from spoiler.engine import Game, GameError
@@ -137,28 +140,47 @@ def run_game(game, screen, after_round: Optional[Callable] = None):
 @app.command()
 def play(
     players: Optional[str] = typer.Option(
-        None, "--players", metavar="NAMES",
+        None,
+        "--players",
+        metavar="NAMES",
         help="Human players at this keyboard, comma-separated (e.g. alice,bob). "
-             "Default: one human, \"You\", against three bots."),
+        'Default: one human, "You", against three bots.',
+    ),
     bots: Optional[int] = typer.Option(
-        None, "--bots", metavar="N",
-        help="Number of bots. Without --players, watch N bots play each other."),
-    bot: str = typer.Option("greedy", "--bot", metavar="KIND",
-                            help="The kind of bot (see `spoiler plugins`)."),
+        None,
+        "--bots",
+        metavar="N",
+        help="Number of bots. Without --players, watch N bots play each other.",
+    ),
+    bot: str = typer.Option(
+        "greedy", "--bot", metavar="KIND", help="The kind of bot (see `spoiler plugins`)."
+    ),
     sets: Optional[str] = typer.Option(
-        None, "--sets", metavar="NAMES",
-        help="Card sets to play with, comma-separated. Default: every installed set."),
+        None,
+        "--sets",
+        metavar="NAMES",
+        help="Card sets to play with, comma-separated. Default: every installed set.",
+    ),
     seed: Optional[int] = typer.Option(
-        None, "--seed", metavar="N",
-        help="Seed of the game, to replay it exactly. Default: a random seed, printed."),
-    max_rounds: int = typer.Option(100, "--max-rounds", metavar="N",
-                                   help="Round limit; reaching it ends the game in a draw."),
-    strict: bool = typer.Option(False, "--strict",
-                                help="Stop the game when a card's effect fails, instead of "
-                                     "letting it fizzle."),
+        None,
+        "--seed",
+        metavar="N",
+        help="Seed of the game, to replay it exactly. Default: a random seed, printed.",
+    ),
+    max_rounds: int = typer.Option(
+        100, "--max-rounds", metavar="N", help="Round limit; reaching it ends the game in a draw."
+    ),
+    strict: bool = typer.Option(
+        False,
+        "--strict",
+        help="Stop the game when a card's effect fails, instead of letting it fizzle.",
+    ),
     record: Optional[Path] = typer.Option(
-        None, "--record", metavar="FILE",
-        help="Save the game to FILE (TOML) after every round, to replay or resume it later."),
+        None,
+        "--record",
+        metavar="FILE",
+        help="Save the game to FILE (TOML) after every round, to replay or resume it later.",
+    ),
 ) -> None:
     """Play a game of Spoiler in the terminal."""
     import random
@@ -180,9 +202,13 @@ def play(
     from rich.markup import escape
 
     for broken in registry.broken():
-        common.err_console().print(f"[yellow]Warning:[/] plugin {broken.name!r} is broken "
-                                   f"and was not loaded: {escape(broken.error or '')}",
-                                   markup=True, highlight=False, soft_wrap=True)
+        common.err_console().print(
+            f"[yellow]Warning:[/] plugin {broken.name!r} is broken "
+            f"and was not loaded: {escape(broken.error or '')}",
+            markup=True,
+            highlight=False,
+            soft_wrap=True,
+        )
     chosen_seed = seed if seed is not None else random.SystemRandom().randrange(1_000_000)
     console = common.console()
     screen = Screen(console, reader_for(humans))
@@ -195,8 +221,11 @@ def play(
 
     recorder = recording.start_recording(game, registry, record)
 
-    console.print(f"Spoiler {_describe_table(humans, n_bots, bot)}, "
-                  f"with {', '.join(s.name for s in game.sets)}.", markup=False)
+    console.print(
+        f"Spoiler {_describe_table(humans, n_bots, bot)}, "
+        f"with {', '.join(s.name for s in game.sets)}.",
+        markup=False,
+    )
     console.print(f"Seed: {chosen_seed} (replay with --seed {chosen_seed}).", markup=False)
     try:
         result = run_game(game, screen, lambda game: recording.record_round(recorder, game))

@@ -41,8 +41,11 @@ def _load(path: Path):
     except records.RecordError as exc:
         fail(f"{path}: {exc}")
     if not record.signed:
-        err_console().print(f"Note: {path} was edited by hand; it is played as it stands.",
-                            markup=False, soft_wrap=True)
+        err_console().print(
+            f"Note: {path} was edited by hand; it is played as it stands.",
+            markup=False,
+            soft_wrap=True,
+        )
     return record, load_registry()
 
 
@@ -56,8 +59,9 @@ def _version_hint(record) -> str:
 
 def describe(record) -> str:
     """Who played, with which sets and seed, as one line."""
-    players = ", ".join(p.name if p.kind == "human" else f"{p.name} ({p.kind} bot)"
-                        for p in record.players)
+    players = ", ".join(
+        p.name if p.kind == "human" else f"{p.name} ({p.kind} bot)" for p in record.players
+    )
     sets = ", ".join(f"{s.name} {s.version}" for s in record.sets)
     return f"{players}; sets {sets}; seed {record.seed}"
 
@@ -72,11 +76,16 @@ def _end_lines(screen, game) -> None:
 
 @app.command()
 def replay(
-    file: Path = typer.Argument(..., metavar="FILE", help="A record made by `spoiler play --record`."),
+    file: Path = typer.Argument(
+        ..., metavar="FILE", help="A record made by `spoiler play --record`."
+    ),
     step: bool = typer.Option(False, "--step", help="Wait for Enter between rounds."),
-    verify: bool = typer.Option(False, "--verify",
-                                help="Only check that the game replays to the recorded event "
-                                     "log and result; exit 1 when it does not."),
+    verify: bool = typer.Option(
+        False,
+        "--verify",
+        help="Only check that the game replays to the recorded event "
+        "log and result; exit 1 when it does not.",
+    ),
 ) -> None:
     """Replay a recorded game from its seed and decisions, as it was played."""
     from spoiler import records
@@ -117,12 +126,19 @@ def replay(
         _end_lines(screen, game)
     else:
         out.print()
-        out.print(f"The record stops after round {game.round}; the game is not over. "
-                  f"Continue it with: spoiler resume {file}", markup=False, soft_wrap=True)
+        out.print(
+            f"The record stops after round {game.round}; the game is not over. "
+            f"Continue it with: spoiler resume {file}",
+            markup=False,
+            soft_wrap=True,
+        )
     first = first or records.ending_difference(record, game)
     if first is not None:
-        err_console().print(f"Warning: this replay differs from the record: {first}"
-                            f"{_version_hint(record)}.", markup=False, soft_wrap=True)
+        err_console().print(
+            f"Warning: this replay differs from the record: {first}{_version_hint(record)}.",
+            markup=False,
+            soft_wrap=True,
+        )
         raise typer.Exit(DIFFERS)
 
 
@@ -136,17 +152,25 @@ def _verify(file: Path, record, registry) -> None:
         fail(f"{file}: {exc}")
     out = console()
     if first is not None:
-        out.print(f"{file}: does not match: {first}{_version_hint(record)}.", markup=False,
-                  soft_wrap=True)
+        out.print(
+            f"{file}: does not match: {first}{_version_hint(record)}.", markup=False, soft_wrap=True
+        )
         raise typer.Exit(DIFFERS)
     matched = f"{file}: OK: {len(record.rounds)} rounds, {len(game.state.log)} events"
     if record.over:
         names = [p.name for p in game.state.players]
-        out.print(f"{matched} and the result match the record (result: "
-                  f"{game.result.describe(names)})", markup=False, soft_wrap=True)
+        out.print(
+            f"{matched} and the result match the record (result: {game.result.describe(names)})",
+            markup=False,
+            soft_wrap=True,
+        )
     else:
-        out.print(f"{matched} match the record (the game is not over; continue it with: "
-                  f"spoiler resume {file})", markup=False, soft_wrap=True)
+        out.print(
+            f"{matched} match the record (the game is not over; continue it with: "
+            f"spoiler resume {file})",
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 class _Differs(Exception):
@@ -171,8 +195,10 @@ def resume(
 
     record, registry = _load(file)
     if record.over:
-        fail(f"{file}: this game is over (round {record.result['round']}); "
-             f"watch it again with: spoiler replay {file}")
+        fail(
+            f"{file}: this game is over (round {record.result['round']}); "
+            f"watch it again with: spoiler replay {file}"
+        )
     kinds = [p.kind for p in record.players]
     out = console()
     screen = Screen(out, reader_of(kinds))
@@ -199,10 +225,15 @@ def resume(
             raise _Differs(f"{difference}{_version_hint(record)}; it cannot be resumed")
         if game.round == recorded:
             out.print()
-            out.print(f"That was round {recorded}, where the record stopped. The game goes on.",
-                      markup=False, style="bold")
+            out.print(
+                f"That was round {recorded}, where the record stopped. The game goes on.",
+                markup=False,
+                style="bold",
+            )
 
-    out.print(f"Resuming {file} after round {recorded}: {describe(record)}.", markup=False, soft_wrap=True)
+    out.print(
+        f"Resuming {file} after round {recorded}: {describe(record)}.", markup=False, soft_wrap=True
+    )
     try:
         result = run_game(game, screen, after_round)
     except _Differs as exc:
@@ -215,8 +246,12 @@ def resume(
         fail(str(exc), 1)
     if result is None:
         out.print()
-        out.print(f"Game stopped in round {game.round}. {file} holds the rounds up to "
-                  f"{len(record.rounds)}; continue with: spoiler resume {file}", markup=False, soft_wrap=True)
+        out.print(
+            f"Game stopped in round {game.round}. {file} holds the rounds up to "
+            f"{len(record.rounds)}; continue with: spoiler resume {file}",
+            markup=False,
+            soft_wrap=True,
+        )
         raise typer.Exit(INTERRUPTED)
     out.print(f"Saved to {file}.", markup=False, soft_wrap=True)
 
@@ -245,8 +280,11 @@ def record_round(recorder, game) -> None:
     try:
         recorder.round_played(game)
     except OSError as exc:
-        fail(f"--record {recorder.path}: cannot write it: {exc.strerror or exc}; the game "
-             f"stops here (seed {game.seed})", 1)
+        fail(
+            f"--record {recorder.path}: cannot write it: {exc.strerror or exc}; the game "
+            f"stops here (seed {game.seed})",
+            1,
+        )
 
 
 def save_stopped(recorder, screen) -> None:
@@ -256,13 +294,18 @@ def save_stopped(recorder, screen) -> None:
     record, path = recorder.record, recorder.path
     rounds = len(record.rounds)
     if path is not None:
-        out.print(f"{path} holds the {rounds} whole round(s) played; continue with: "
-                  f"spoiler resume {path}", markup=False, soft_wrap=True)
+        out.print(
+            f"{path} holds the {rounds} whole round(s) played; continue with: "
+            f"spoiler resume {path}",
+            markup=False,
+            soft_wrap=True,
+        )
         return
     path = _free_name(f"spoiler-{record.seed}", ".toml")
     try:
-        answer = screen.read(f"Save the {rounds} whole round(s) played to {path}, "
-                             "to resume later? [Y/n]")
+        answer = screen.read(
+            f"Save the {rounds} whole round(s) played to {path}, to resume later? [Y/n]"
+        )
     except EOFError:
         answer = ""  # nobody left to ask: keep the game rather than lose it
     except KeyboardInterrupt:
@@ -273,10 +316,15 @@ def save_stopped(recorder, screen) -> None:
     try:
         record.save(path)
     except OSError as exc:
-        err_console().print(f"Error: could not save the game to {path}: "
-                            f"{exc.strerror or exc}", markup=False, soft_wrap=True)
+        err_console().print(
+            f"Error: could not save the game to {path}: {exc.strerror or exc}",
+            markup=False,
+            soft_wrap=True,
+        )
         return
-    out.print(f"Saved to {path}; continue with: spoiler resume {path}", markup=False, soft_wrap=True)
+    out.print(
+        f"Saved to {path}; continue with: spoiler resume {path}", markup=False, soft_wrap=True
+    )
 
 
 def _free_name(stem: str, suffix: str) -> Path:

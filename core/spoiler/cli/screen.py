@@ -26,9 +26,17 @@ from spoiler.views import PlayerInfo
 EVERYTHING = "everything"
 
 STATUS_STYLE = {Status.LOST: "red", Status.IN_PLAY: "", Status.WON: "bold green"}
-EVENT_STYLE = {"lost": "red", "won": "bold green", "game_over": "bold", "cancelled": "yellow",
-               "redirected": "yellow", "fizzled": "magenta", "rule_failed": "magenta",
-               "loss_prevented": "cyan", "win_prevented": "cyan"}
+EVENT_STYLE = {
+    "lost": "red",
+    "won": "bold green",
+    "game_over": "bold",
+    "cancelled": "yellow",
+    "redirected": "yellow",
+    "fizzled": "magenta",
+    "rule_failed": "magenta",
+    "loss_prevented": "cyan",
+    "win_prevented": "cyan",
+}
 
 
 class Screen:
@@ -77,11 +85,22 @@ class Screen:
     # -- the table -------------------------------------------------------------------------
     def public_players(self) -> list[PlayerInfo]:
         game = self.game
-        return [PlayerInfo(p.seat, p.name, p.status, len(p.hand), game.priority_of(p.seat),
-                           dict(p.counters)) for p in game.state.players]
+        return [
+            PlayerInfo(
+                p.seat, p.name, p.status, len(p.hand), game.priority_of(p.seat), dict(p.counters)
+            )
+            for p in game.state.players
+        ]
 
-    def players_table(self, players, *, you: int | None = None, kinds=None,
-                      hands: dict | None = None, title: str | None = None) -> Table:
+    def players_table(
+        self,
+        players,
+        *,
+        you: int | None = None,
+        kinds=None,
+        hands: dict | None = None,
+        title: str | None = None,
+    ) -> Table:
         """Players in priority order, numbered by seat (the numbers target prompts use)."""
         table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
         table.add_column("#", justify="right")
@@ -99,9 +118,17 @@ class Screen:
                     name.append(" (you)")
             elif kinds and kinds[p.seat] != "human":
                 name.append(f" ({kinds[p.seat]} bot)", style="dim")
-            counters = ", ".join(f"{k.rpartition(':')[2]} {v}" for k, v in sorted(p.counters.items()) if v)
-            row = [str(p.seat + 1), name, ordinal(p.priority),
-                   Text(str(p.status), style=STATUS_STYLE[p.status]), str(p.hand_size), counters]
+            counters = ", ".join(
+                f"{k.rpartition(':')[2]} {v}" for k, v in sorted(p.counters.items()) if v
+            )
+            row = [
+                str(p.seat + 1),
+                name,
+                ordinal(p.priority),
+                Text(str(p.status), style=STATUS_STYLE[p.status]),
+                str(p.hand_size),
+                counters,
+            ]
             if hands is not None:
                 row.append(", ".join(c.name for c in hands[p.seat]))
             table.add_row(*row)
@@ -110,12 +137,18 @@ class Screen:
     def standings(self, title: str) -> None:
         """The public table (with every hand, for spectators)."""
         game = self.game
-        hands = ({p.seat: p.hand for p in game.state.players}
-                 if self.reader == EVERYTHING else None)
+        hands = {p.seat: p.hand for p in game.state.players} if self.reader == EVERYTHING else None
         you = self.reader if isinstance(self.reader, int) else None
         self.console.print()
-        self.console.print(self.players_table(self.public_players(), you=you, hands=hands,
-                                              kinds=[s.kind for s in game.seats], title=title))
+        self.console.print(
+            self.players_table(
+                self.public_players(),
+                you=you,
+                hands=hands,
+                kinds=[s.kind for s in game.seats],
+                title=title,
+            )
+        )
 
     # -- input -----------------------------------------------------------------------------
     def read(self, prompt: str) -> str:

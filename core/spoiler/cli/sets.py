@@ -32,7 +32,9 @@ CORE = "spoiler-game"  # spoiler.plugins.CORE_DISTRIBUTION, without importing th
 
 def _ordered_sets(registry) -> list:
     """Built-in sets first, then the others by name."""
-    return sorted(registry.set_infos, key=lambda s: (s.distribution != CORE, s.name, s.distribution))
+    return sorted(
+        registry.set_infos, key=lambda s: (s.distribution != CORE, s.name, s.distribution)
+    )
 
 
 def _print_json(data) -> None:
@@ -59,13 +61,17 @@ def list_sets(
 
     table = Table(title="Card sets", title_justify="left")
     for column in ("Set", "Version", "Distribution", "Cards", "Status", "Reason"):
-        table.add_column(column, justify="right" if column == "Cards" else "left",
-                         overflow="fold")
+        table.add_column(column, justify="right" if column == "Cards" else "left", overflow="fold")
     for info in infos:
         style = STATUS_STYLE[info.status]
-        table.add_row(info.name, info.version, info.distribution,
-                      str(info.cards) if info.status == "ok" else "-",
-                      f"[{style}]{info.status}[/]", escape(info.error or ""))
+        table.add_row(
+            info.name,
+            info.version,
+            info.distribution,
+            str(info.cards) if info.status == "ok" else "-",
+            f"[{style}]{info.status}[/]",
+            escape(info.error or ""),
+        )
     console().print(table)
     if not infos:
         console().print("No card set is installed.")
@@ -73,8 +79,9 @@ def list_sets(
 
 @sets_app.command("validate")
 def validate_sets(
-    names: Optional[List[str]] = typer.Argument(None, metavar="[NAMES]...",
-                                                help="Sets to validate (default: every usable set)."),
+    names: Optional[List[str]] = typer.Argument(
+        None, metavar="[NAMES]...", help="Sets to validate (default: every usable set)."
+    ),
     games: int = typer.Option(200, "--games", min=0, help="Random-bot games per set."),
     seed: int = typer.Option(0, "--seed", help="Seed of the first game; game i uses SEED+i."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON report instead of a table."),
@@ -104,28 +111,51 @@ def validate_sets(
     else:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-        with Progress(TextColumn("Playing games: {task.description}"), BarColumn(),
-                      MofNCompleteColumn(), console=err_console(), transient=True) as bar:
+        with Progress(
+            TextColumn("Playing games: {task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=err_console(),
+            transient=True,
+        ) as bar:
             task = bar.add_task(chosen[0], total=total)
             reports, general = validation.validate(
-                registry, chosen, games, seed,
-                progress=lambda name: bar.update(task, advance=1, description=name))
+                registry,
+                chosen,
+                games,
+                seed,
+                progress=lambda name: bar.update(task, advance=1, description=name),
+            )
     if names:  # only what was asked about, plus any named set that is not usable
         general = [p for p in general if p.set in names]
-        general += [validation.Problem(i.name, None, i.status, f"set is {i.status}: {i.error}")
-                    for i in registry.set_infos if i.name in names and i.status == "disabled"]
+        general += [
+            validation.Problem(i.name, None, i.status, f"set is {i.status}: {i.error}")
+            for i in registry.set_infos
+            if i.name in names and i.status == "disabled"
+        ]
     problems = general + [p for r in reports for p in r.problems]
 
     if as_json:
-        _print_json({
-            "ok": not problems,
-            "games": games,
-            "seed": seed,
-            "sets": [{"name": r.name, "cards": r.cards, "games": r.games, "rounds": r.rounds,
-                      "draws": r.draws, "problems": len(r.problems), "unplayed": r.unplayed}
-                     for r in reports],
-            "problems": [p.as_dict() for p in problems],
-        })
+        _print_json(
+            {
+                "ok": not problems,
+                "games": games,
+                "seed": seed,
+                "sets": [
+                    {
+                        "name": r.name,
+                        "cards": r.cards,
+                        "games": r.games,
+                        "rounds": r.rounds,
+                        "draws": r.draws,
+                        "problems": len(r.problems),
+                        "unplayed": r.unplayed,
+                    }
+                    for r in reports
+                ],
+                "problems": [p.as_dict() for p in problems],
+            }
+        )
     else:
         _print_validation(reports, problems, games)
     raise typer.Exit(1 if problems else 0)
@@ -146,8 +176,11 @@ def _print_validation(reports, problems, games: int) -> None:
     out.print(table)
     for r in reports:
         if r.unplayed:  # worth a look, not a failure
-            out.print(f"[dim]Note: {escape(r.name)} · {escape(', '.join(r.unplayed))}: never "
-                      f"played in {r.games} games.[/]", soft_wrap=True)
+            out.print(
+                f"[dim]Note: {escape(r.name)} · {escape(', '.join(r.unplayed))}: never "
+                f"played in {r.games} games.[/]",
+                soft_wrap=True,
+            )
     for p in problems:
         out.print(f"[bold red]✗[/] {escape(p.describe())}", soft_wrap=True)
         if p.reproduce():
@@ -166,9 +199,19 @@ def list_plugins(
     implements. SPOILER_TRACE_HOOKS=1 prints each hook call to stderr while you play."""
     registry = load_registry()
     plugins = sorted(registry.plugins.values(), key=lambda p: (not p.builtin, p.name))
-    rows = [{"name": p.name, "distribution": p.distribution, "version": p.version,
-             "builtin": p.builtin, "status": p.status, "error": p.error, "sets": list(p.sets),
-             "hooks": list(p.hooks)} for p in plugins]
+    rows = [
+        {
+            "name": p.name,
+            "distribution": p.distribution,
+            "version": p.version,
+            "builtin": p.builtin,
+            "status": p.status,
+            "error": p.error,
+            "sets": list(p.sets),
+            "hooks": list(p.hooks),
+        }
+        for p in plugins
+    ]
     if as_json:
         _print_json(rows)
         return
@@ -184,6 +227,12 @@ def list_plugins(
         if row["error"]:
             status += f"\n{escape(row['error'])}"
         hooks = "\n".join(h.removeprefix("spoiler_") for h in row["hooks"])
-        table.add_row(row["name"], row["distribution"] + (" (built in)" if row["builtin"] else ""),
-                      row["version"], status, ", ".join(row["sets"]), hooks)
+        table.add_row(
+            row["name"],
+            row["distribution"] + (" (built in)" if row["builtin"] else ""),
+            row["version"],
+            status,
+            ", ".join(row["sets"]),
+            hooks,
+        )
     console().print(table)

@@ -22,8 +22,11 @@ def chrono_table(hands, **options):
 
 def quiet_round(game, **selections):
     """A round where every seat not named plays the filler card."""
-    chosen = {seat: (FILLER,) for seat, p in enumerate(game.state.players)
-              if p.status is not Status.LOST and p.hand}
+    chosen = {
+        seat: (FILLER,)
+        for seat, p in enumerate(game.state.players)
+        if p.status is not Status.LOST and p.hand
+    }
     chosen.update({int(k[1:]): v for k, v in selections.items()})
     return play_round(game, chosen)
 
@@ -265,8 +268,9 @@ def test_chrono_plays_well_with_the_base_set_and_mirror(seed):
     registry = load(environ={})
     names = sorted(registry.sets)
     seats = [Seat(f"P{i}", RandomAgent(seed, i)) for i in range(2 + seed % 4)]
-    game = Game(registry.card_sets(names), seats, seed, hooks=registry.game_hooks(names),
-                strict=True)
+    game = Game(
+        registry.card_sets(names), seats, seed, hooks=registry.game_hooks(names), strict=True
+    )
     while not game.over:
         game.play_round()
         check_invariants(game)

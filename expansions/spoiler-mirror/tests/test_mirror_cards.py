@@ -87,8 +87,12 @@ def test_hand_mirror_ruling_only_you_are_replaced_among_several_targets():
     game = mirror_table([["Blank"], ["Pair"], ["Blank"], ["Blank"]])
     game.add_counter(0, HAND_MIRROR, 1)
     play_round(game, {0: ("Blank",), 1: ("Pair", (0, 2)), 2: ("Blank",), 3: ("Blank",)})
-    assert [game.status(s) for s in range(4)] == [Status.IN_PLAY, Status.LOST, Status.LOST,
-                                                  Status.IN_PLAY]
+    assert [game.status(s) for s in range(4)] == [
+        Status.IN_PLAY,
+        Status.LOST,
+        Status.LOST,
+        Status.IN_PLAY,
+    ]
 
 
 def test_hand_mirror_ruling_a_card_already_targeting_its_player_is_cancelled():
@@ -116,8 +120,10 @@ def test_crystal_heart_prevents_the_next_loss_and_breaks():
     play_round(game, {0: ("Crystal Heart",), 1: ("Blank",), 2: ("Blank",)})
     assert game.counter(0, CRYSTAL_HEART) == 1
     events = play_round(game, {0: ("Blank",), 1: ("Doom", 0), 2: ("Doom", 0)})
-    assert [e.kind for e in events if e.seat == 0 and e.kind in ("lost", "loss_prevented")] == \
-        ["loss_prevented", "lost"]
+    assert [e.kind for e in events if e.seat == 0 and e.kind in ("lost", "loss_prevented")] == [
+        "loss_prevented",
+        "lost",
+    ]
     assert game.counter(0, CRYSTAL_HEART) == 0 and game.status(0) is Status.LOST
 
 
@@ -144,8 +150,9 @@ def test_decoy_is_not_spent_on_a_card_another_decoy_already_cancelled():
     """Decoy: "the first card another player plays that targets you is cancelled" — a card
     already cancelled is not played, so B's Decoy still waits for the next one."""
     game = mirror_table([["Blank"], ["Pair"], ["Decoy"], ["Decoy"], ["Doom"]])
-    play_round(game, {0: ("Blank",), 1: ("Pair", (2, 3)), 2: ("Decoy",), 3: ("Decoy",),
-                      4: ("Doom", 3)})
+    play_round(
+        game, {0: ("Blank",), 1: ("Pair", (2, 3)), 2: ("Decoy",), 3: ("Decoy",), 4: ("Doom", 3)}
+    )
     cancelled = [e.seat for e in game.state.log if e.kind == "cancelled"]
     assert cancelled == [1, 4]
     assert game.status(2) is Status.IN_PLAY and game.status(3) is Status.IN_PLAY
@@ -155,12 +162,19 @@ def test_misdirection_sends_the_card_to_a_player_of_your_choice():
     """Misdirection: "the first card another player plays that targets you targets a player
     of your choice instead (not you, nor that card's player)." """
     game = mirror_table([["Misdirection"], ["Doom"], ["Blank"], ["Blank"]])
-    play_round(game, {0: ("Misdirection",), 1: ("Doom", 0), 2: ("Blank",), 3: ("Blank",)},
-               answers={0: ["D"]})
+    play_round(
+        game,
+        {0: ("Misdirection",), 1: ("Doom", 0), 2: ("Blank",), 3: ("Blank",)},
+        answers={0: ["D"]},
+    )
     question = game.seats[0].agent.questions[-1]
     assert question.options == ("C", "D")
-    assert [game.status(s) for s in range(4)] == [Status.IN_PLAY, Status.IN_PLAY,
-                                                  Status.IN_PLAY, Status.LOST]
+    assert [game.status(s) for s in range(4)] == [
+        Status.IN_PLAY,
+        Status.IN_PLAY,
+        Status.IN_PLAY,
+        Status.LOST,
+    ]
 
 
 def test_misdirection_ruling_with_no_one_to_choose_the_card_reaches_you():
@@ -176,8 +190,12 @@ def test_misdirection_ruling_only_a_player_that_card_could_have_targeted():
     game = mirror_table([["Misdirection"], ["Pair"], ["Blank"], ["Blank"]])
     play_round(game, {0: ("Misdirection",), 1: ("Pair", (0, 2)), 2: ("Blank",), 3: ("Blank",)})
     assert game.seats[0].agent.questions == []
-    assert [game.status(s) for s in range(4)] == [Status.IN_PLAY, Status.IN_PLAY, Status.LOST,
-                                                  Status.LOST]
+    assert [game.status(s) for s in range(4)] == [
+        Status.IN_PLAY,
+        Status.IN_PLAY,
+        Status.LOST,
+        Status.LOST,
+    ]
 
 
 def test_smoke_and_mirrors_cancels_the_first_card_of_that_name_another_player_plays():
@@ -192,8 +210,10 @@ def test_smoke_and_mirrors_may_not_name_itself():
     """Smoke and Mirrors: "Name a card other than Smoke and Mirrors." """
     game = mirror_table([["Smoke and Mirrors"], ["Blank"]])
     play_round(game, {0: ("Smoke and Mirrors", (), "smoke and mirrors"), 1: ("Blank",)})
-    assert game.seats[0].agent.views[1].error == \
-        "Smoke and Mirrors: this card may not name 'smoke and mirrors'"
+    assert (
+        game.seats[0].agent.views[1].error
+        == "Smoke and Mirrors: this card may not name 'smoke and mirrors'"
+    )
 
 
 def test_scapegoat_the_first_time_you_would_lose_they_lose_instead():
@@ -232,7 +252,10 @@ def test_last_stand_discards_your_hand_instead_of_losing():
     hand instead." """
     game = mirror_table([["Last Stand", "Blank", "Doom"], ["Doom"], ["Blank"]])
     events = play_round(game, {0: ("Last Stand",), 1: ("Doom", 0), 2: ("Blank",)})
-    assert [e.data["card"] for e in events if e.kind == "discarded"] == ["props:blank", "props:doom"]
+    assert [e.data["card"] for e in events if e.kind == "discarded"] == [
+        "props:blank",
+        "props:doom",
+    ]
     assert game.status(0) is Status.IN_PLAY
 
 
@@ -251,7 +274,11 @@ def test_shatter_breaks_every_mirror_and_heart_and_draws_at_most_two():
     game.add_counter(1, CRYSTAL_HEART, 1)
     play_round(game, {0: ("Shatter", 1), 1: ("Blank",)})
     assert game.counter(1, HAND_MIRROR) == 0 and game.counter(1, CRYSTAL_HEART) == 0
-    assert [c.name for c in game.hand(0)] == ["Crown", "Doom", "Blank"]  # two, then the round's draw
+    assert [c.name for c in game.hand(0)] == [
+        "Crown",
+        "Doom",
+        "Blank",
+    ]  # two, then the round's draw
 
 
 def test_shatter_ruling_a_hand_mirror_does_not_turn_it_back():
@@ -278,7 +305,9 @@ def test_mirror_rules_hold_only_in_games_with_mirror():
     from spoiler.plugins import load
 
     registry = load(environ={"SPOILER_PLUGINS": "mirror"})
-    assert {"spoiler_before_play", "spoiler_would_lose"} <= set(registry.game_hooks(["base", "mirror"]))
+    assert {"spoiler_before_play", "spoiler_would_lose"} <= set(
+        registry.game_hooks(["base", "mirror"])
+    )
     assert not {"spoiler_before_play", "spoiler_would_lose"} & set(registry.game_hooks(["base"]))
 
 
@@ -293,8 +322,9 @@ def test_mirror_plays_well_with_the_base_set_and_chrono(seed):
     registry = load(environ={})
     names = sorted(registry.sets)
     seats = [Seat(f"P{i}", RandomAgent(seed, i)) for i in range(2 + (seed + 1) % 5)]
-    game = Game(registry.card_sets(names), seats, seed + 1000, hooks=registry.game_hooks(names),
-                strict=True)
+    game = Game(
+        registry.card_sets(names), seats, seed + 1000, hooks=registry.game_hooks(names), strict=True
+    )
     while not game.over:
         game.play_round()
         check_invariants(game)

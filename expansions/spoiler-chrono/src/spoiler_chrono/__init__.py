@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from spoiler import hookimpl
 
-from spoiler_chrono.cards import (APPOINTMENT, FUSE, HOURGLASS_FULL, SUNDIAL, TIME, chrono)
+from spoiler_chrono.cards import APPOINTMENT, FUSE, HOURGLASS_FULL, SUNDIAL, TIME, chrono
 
 __all__ = ["chrono", "spoiler_register_sets", "spoiler_round_start", "spoiler_round_end"]
 __version__ = chrono.version
@@ -39,7 +39,10 @@ def spoiler_round_start(game):
         if game.counter(seat, APPOINTMENT) == game.round:
             game.add_counter(seat, APPOINTMENT, -game.round, cause="chrono:appointment")
             game.add_counter(seat, TIME, 5, cause="chrono:appointment")
-        if game.counter(seat, FUSE) > 0 and game.add_counter(seat, FUSE, -1, cause="chrono:time-bomb") == 0:
+        if (
+            game.counter(seat, FUSE) > 0
+            and game.add_counter(seat, FUSE, -1, cause="chrono:time-bomb") == 0
+        ):
             game.lose(seat, cause="chrono:time-bomb")
 
 

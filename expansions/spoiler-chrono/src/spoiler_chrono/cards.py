@@ -10,10 +10,14 @@ from __future__ import annotations
 from spoiler.cards import ANOTHER_PLAYER, ANY_PLAYER, CardSet, NameANumber
 
 chrono = CardSet(
-    "chrono", "0.1.0", title="Chrono",
-    description=("Time tokens kept across rounds. At the start of each round fuses burn down and "
-                 "sundials give time; at each round's end a player with 10 time tokens spends "
-                 "them and wins."),
+    "chrono",
+    "0.1.0",
+    title="Chrono",
+    description=(
+        "Time tokens kept across rounds. At the start of each round fuses burn down and "
+        "sundials give time; at each round's end a player with 10 time tokens spends "
+        "them and wins."
+    ),
     api=">=1,<2",
 )
 
@@ -66,13 +70,17 @@ class Sundial:
 
 @chrono.card
 class TimeBomb:
-    text = (f"Choose another player. Light a {FUSE_LENGTH}-round fuse on them: at the start of each "
-            "round it burns down by 1, and when it burns out they lose.")
+    text = (
+        f"Choose another player. Light a {FUSE_LENGTH}-round fuse on them: at the start of each "
+        "round it burns down by 1, and when it burns out they lose."
+    )
     copies = 2
     target = ANOTHER_PLAYER
-    rulings = ("A player has one fuse at a time: a second Time Bomb relights it to its full length.",
-               "The fuse burns out at the start of the third round after the one it was lit in, "
-               "before anyone selects.")
+    rulings = (
+        "A player has one fuse at a time: a second Time Bomb relights it to its full length.",
+        "The fuse burns out at the start of the third round after the one it was lit in, "
+        "before anyone selects.",
+    )
 
     def main(play):
         light_fuse(play, play.target)
@@ -108,7 +116,9 @@ class TimeThief:
 class Rewind:
     text = "At End of Round: if you have 3 or more time tokens, spend 3 and win."
     copies = 2
-    rulings = ("A player who has lost this round and rewinds is back in play (win and lose cancel out).",)
+    rulings = (
+        "A player who has lost this round and rewinds is back in play (win and lose cancel out).",
+    )
 
     def at_end(play):
         if spend(play, play.player, 3):
@@ -136,8 +146,10 @@ class HeadStart:
 
 @chrono.card
 class Paradox:
-    text = ("Choose another player. If they have more time tokens than you, they lose; "
-            "if they have fewer, you lose.")
+    text = (
+        "Choose another player. If they have more time tokens than you, they lose; "
+        "if they have fewer, you lose."
+    )
     copies = 1
     target = ANOTHER_PLAYER
     rulings = ("With equal time tokens nothing happens.",)
@@ -162,12 +174,16 @@ class BorrowedTime:
 
 @chrono.card
 class Appointment:
-    text = ("Name a number from 2 to 4. At the start of the round that many rounds from now, "
-            "you gain 5 time tokens.")
+    text = (
+        "Name a number from 2 to 4. At the start of the round that many rounds from now, "
+        "you gain 5 time tokens."
+    )
     copies = 1
     ask = NameANumber(2, 4)
-    rulings = ("A player keeps one appointment at a time: a new one replaces the old.",
-               "The appointment is kept even if the player has lost.")
+    rulings = (
+        "A player keeps one appointment at a time: a new one replaces the old.",
+        "The appointment is kept even if the player has lost.",
+    )
 
     def main(play):
         when = play.game.round + play.info

@@ -11,10 +11,14 @@ from __future__ import annotations
 from spoiler.cards import ANOTHER_PLAYER, CardSet, NameACard, Ongoing
 
 mirror = CardSet(
-    "mirror", "0.1.0", title="Mirror",
-    description=("Replacement effects: cards turned back, cancelled or sent elsewhere, and "
-                 "losses that fall on someone else. Hand mirrors and crystal hearts are public "
-                 "tokens that last until they break."),
+    "mirror",
+    "0.1.0",
+    title="Mirror",
+    description=(
+        "Replacement effects: cards turned back, cancelled or sent elsewhere, and "
+        "losses that fall on someone else. Hand mirrors and crystal hearts are public "
+        "tokens that last until they break."
+    ),
     api=">=1,<2",
 )
 
@@ -48,8 +52,10 @@ class DecoyEffect(OnceEffect):
 
 class MisdirectionEffect(OnceEffect):
     name = "Misdirection"
-    text = ("This round, the first card another player plays that targets its owner targets "
-            "a player of the owner's choice instead.")
+    text = (
+        "This round, the first card another player plays that targets its owner targets "
+        "a player of the owner's choice instead."
+    )
     rounds = 1
 
     def before_play(self, play):
@@ -59,11 +65,16 @@ class MisdirectionEffect(OnceEffect):
         slot = play.targets.index(self.owner)
         kind = play.acting_as.targets[slot] if slot < len(play.acting_as.targets) else None
         players = self.game.state.players
-        candidates = [p for p in players
-                      if p.seat not in (self.owner, play.player) and p.seat not in play.targets
-                      and (kind is None or kind.allows(play.player, p))]
-        choice = self.ask(self.owner, f"Misdirect {play.card.name} to whom?",
-                          [p.name for p in candidates])
+        candidates = [
+            p
+            for p in players
+            if p.seat not in (self.owner, play.player)
+            and p.seat not in play.targets
+            and (kind is None or kind.allows(play.player, p))
+        ]
+        choice = self.ask(
+            self.owner, f"Misdirect {play.card.name} to whom?", [p.name for p in candidates]
+        )
         if choice is not None:
             seat = next(p.seat for p in candidates if p.name == choice)
             self.redirect(play, tuple(seat if t == self.owner else t for t in play.targets))
@@ -78,8 +89,12 @@ class SmokeEffect(OnceEffect):
         super().__init__(card_name=card_name)
 
     def before_play(self, play):
-        if (not self.spent and not play.cancelled and play.player != self.owner
-                and play.card.name == self.card_name):
+        if (
+            not self.spent
+            and not play.cancelled
+            and play.player != self.owner
+            and play.card.name == self.card_name
+        ):
             self.spent = True
             self.cancel(play)
 
@@ -134,8 +149,10 @@ class EnvyEffect(OnceEffect):
 
 class LastStandEffect(OnceEffect):
     name = "Last Stand"
-    text = ("This round, the first time its owner would lose while holding cards, they "
-            "discard their whole hand instead.")
+    text = (
+        "This round, the first time its owner would lose while holding cards, they "
+        "discard their whole hand instead."
+    )
     rounds = 1
 
     def would_lose(self, seat, cause):
@@ -150,8 +167,10 @@ class LastStandEffect(OnceEffect):
 # -- the cards -------------------------------------------------------------------------------
 @mirror.card
 class HandMirror:
-    text = ("Put up a hand mirror. The next card another player plays that targets you targets "
-            "that card's player instead, and the mirror breaks.")
+    text = (
+        "Put up a hand mirror. The next card another player plays that targets you targets "
+        "that card's player instead, and the mirror breaks."
+    )
     copies = 3
     rulings = (
         "Hand mirrors stay until they break, across rounds; each turns back one card.",
@@ -168,8 +187,10 @@ class HandMirror:
 class CrystalHeart:
     text = "Put a crystal heart on yourself. The next time you would lose, you don't: the heart breaks instead."
     copies = 2
-    rulings = ("A crystal heart breaks only when no ongoing effect has already prevented the loss.",
-               "Crystal hearts stay until they break, across rounds; each prevents one loss.")
+    rulings = (
+        "A crystal heart breaks only when no ongoing effect has already prevented the loss.",
+        "Crystal hearts stay until they break, across rounds; each prevents one loss.",
+    )
 
     def main(play):
         play.add_counter(play.player, CRYSTAL_HEART, 1)
@@ -177,8 +198,10 @@ class CrystalHeart:
 
 @mirror.card
 class Decoy:
-    text = ("At Beginning of Round: this round, the first card another player plays that "
-            "targets you is cancelled.")
+    text = (
+        "At Beginning of Round: this round, the first card another player plays that "
+        "targets you is cancelled."
+    )
     copies = 2
 
     def at_beginning(play):
@@ -187,11 +210,15 @@ class Decoy:
 
 @mirror.card
 class Misdirection:
-    text = ("At Beginning of Round: this round, the first card another player plays that "
-            "targets you targets a player of your choice instead (not you, nor that card's player).")
+    text = (
+        "At Beginning of Round: this round, the first card another player plays that "
+        "targets you targets a player of your choice instead (not you, nor that card's player)."
+    )
     copies = 2
-    rulings = ("You may choose only a player that card could have targeted, and not one it "
-               "already targets; with no one to choose, the card reaches you.",)
+    rulings = (
+        "You may choose only a player that card could have targeted, and not one it "
+        "already targets; with no one to choose, the card reaches you.",
+    )
 
     def at_beginning(play):
         play.add_ongoing(MisdirectionEffect())
@@ -200,8 +227,10 @@ class Misdirection:
 @mirror.card
 class SmokeAndMirrors:
     name = "Smoke and Mirrors"
-    text = ("Name a card other than Smoke and Mirrors. At Beginning of Round: this round, the "
-            "first card of that name another player plays is cancelled.")
+    text = (
+        "Name a card other than Smoke and Mirrors. At Beginning of Round: this round, the "
+        "first card of that name another player plays is cancelled."
+    )
     copies = 1
     ask = NameACard(excluding=("Smoke and Mirrors",))
 
@@ -211,8 +240,10 @@ class SmokeAndMirrors:
 
 @mirror.card
 class Scapegoat:
-    text = ("Choose another player. At Beginning of Round: this round, the first time you "
-            "would lose, they lose instead.")
+    text = (
+        "Choose another player. At Beginning of Round: this round, the first time you "
+        "would lose, they lose instead."
+    )
     copies = 2
     target = ANOTHER_PLAYER
     rulings = ("If the scapegoat's own loss is prevented, you still do not lose.",)
@@ -223,8 +254,10 @@ class Scapegoat:
 
 @mirror.card
 class Martyr:
-    text = ("Choose another player. At Beginning of Round: this round, the first time they "
-            "would lose, you lose instead.")
+    text = (
+        "Choose another player. At Beginning of Round: this round, the first time they "
+        "would lose, you lose instead."
+    )
     copies = 1
     target = ANOTHER_PLAYER
 
@@ -234,8 +267,10 @@ class Martyr:
 
 @mirror.card
 class Envy:
-    text = ("Choose another player. At Beginning of Round: this round, the first time they "
-            "would win, you win instead.")
+    text = (
+        "Choose another player. At Beginning of Round: this round, the first time they "
+        "would win, you win instead."
+    )
     copies = 1
     target = ANOTHER_PLAYER
 
@@ -245,8 +280,10 @@ class Envy:
 
 @mirror.card
 class LastStand:
-    text = ("At Beginning of Round: this round, the first time you would lose while holding "
-            "cards, you discard your whole hand instead.")
+    text = (
+        "At Beginning of Round: this round, the first time you would lose while holding "
+        "cards, you discard your whole hand instead."
+    )
     copies = 2
 
     def at_beginning(play):
@@ -255,8 +292,10 @@ class LastStand:
 
 @mirror.card
 class Shatter:
-    text = ("Choose another player. Break all their hand mirrors and crystal hearts; you draw "
-            "a card for each one broken, at most 2.")
+    text = (
+        "Choose another player. Break all their hand mirrors and crystal hearts; you draw "
+        "a card for each one broken, at most 2."
+    )
     copies = 2
     target = ANOTHER_PLAYER
     rulings = ("A hand mirror does not turn Shatter back: Shatter breaks it.",)
