@@ -135,7 +135,7 @@ def test_sets_validate_for_people_shows_a_table_and_a_verdict():
     result = run("sets", "validate", "base", "--games", "5")
     assert result.exit_code == 0
     assert "Validation (5 games per set)" in result.stdout
-    assert result.stdout.strip().endswith("All 1 set passed.")
+    assert result.stdout.strip().endswith("base passed: no problems found.")
 
 
 def test_sets_validate_an_unknown_set_is_a_usage_error():
@@ -317,8 +317,8 @@ def test_static_check_a_card_name_shared_with_another_set(installed):
 
 # -- plugins ---------------------------------------------------------------------------------
 def test_plugins_json_lists_distribution_version_hooks_and_status(installed):
-    """`spoiler plugins --json`: each plugin with its distribution, version, status and the
-    hooks it implements."""
+    """`spoiler plugins --json`: each plugin with its distribution, version, status, the
+    bot kinds it brings and the hooks it implements."""
     installed(FakeEntryPoint("watcher", WatchingPlugin(pebbles("watched"))))
     rows = {r["name"]: r for r in json.loads(run("plugins", "--json").stdout)}
     assert rows["watcher"] == {
@@ -329,9 +329,11 @@ def test_plugins_json_lists_distribution_version_hooks_and_status(installed):
         "status": "ok",
         "error": None,
         "sets": ["watched"],
+        "bots": [],
         "hooks": ["spoiler_register_sets", "spoiler_round_start"],
     }
     assert rows["base"]["builtin"] is True
+    assert rows["bots"]["bots"] == ["greedy", "random"]
 
 
 def test_plugins_table_for_people():

@@ -376,7 +376,7 @@ def test_a_stopped_game_is_not_saved_when_the_player_says_no(tmp_path, monkeypat
     out = io.StringIO()
     screen = Screen(Console(file=out), stdin=io.StringIO("n\n"))
     save_stopped(recorder, screen)
-    assert "Save the 1 whole round(s) played to spoiler-2.toml" in out.getvalue()
+    assert "Save the game (the 1 whole round played) to spoiler-2.toml" in out.getvalue()
     assert os.listdir(tmp_path) == []
 
 
@@ -698,7 +698,7 @@ def test_an_illegal_recorded_selection_names_the_round(tmp_path, unfinished, reg
     path = tmp_path / "game.toml"
     path.write_text(tomli_w.dumps(resign(data)))
     refused_everywhere(
-        path, f"round 1: Bot{seat}'s recorded selection is illegal:", "is not in your hand"
+        path, f"round 1: the recorded selection of Bot{seat} is illegal:", "is not in your hand"
     )
 
 
@@ -803,7 +803,8 @@ def test_quit_with_ctrl_c_save_resume_finish_and_replay_in_a_terminal(tmp_path):
     child.expect(r"Play which card\?")
     child.sendintr()
     child.expect(
-        r"Save the 1 whole round\(s\) played to spoiler-12\.toml, to resume later\? \[Y/n\]"
+        r"Save the game \(the 1 whole round played\) to spoiler-12\.toml, to resume later\? "
+        r"\[Y/n\]"
     )
     child.sendline("")
     child.expect(r"Saved to spoiler-12\.toml; continue with: spoiler resume spoiler-12\.toml")

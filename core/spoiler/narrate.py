@@ -165,6 +165,17 @@ def _generic(t: Teller, event) -> str:
     return f"{source}{message}"
 
 
+def _answered(t: Teller, event) -> str:
+    """'Bix answered Standoff's question (name a number from 1 to 3): 2.'"""
+    prompt = str(event.data.get("prompt", "")).strip()
+    card = t.card(event.cause) if event.cause else ""
+    if card and prompt.lower().startswith(card.lower() + ":"):
+        prompt = prompt[len(card) + 1 :].strip()  # "Standoff: name a number" asked by Standoff
+    asked = f"{card}'s question" if card else "a question"
+    text = f"{t.who(event.seat)} answered {asked} ({prompt.rstrip('?.')})"
+    return f"{text}: {_s(event, 'answer')}." if event.secret else f"{text}."
+
+
 def _s(event, key, default=None):
     """A secret field, when the reader may see it (``seen_by`` removed it otherwise)."""
     return (event.secret or {}).get(key, default)
@@ -279,11 +290,7 @@ _SENTENCES: dict[str, Callable] = {
         + (f": {e.data['text']}" if e.data.get("text") else ".")
     ),
     "ongoing_ended": lambda t, e: f"{t.whose(e.seat)} {e.data.get('name')} has ended.",
-    "answered": lambda t, e: (
-        f'{t.who(e.seat)} answered "{e.data.get("prompt")}": {_s(e, "answer")}.'
-        if e.secret
-        else f'{t.who(e.seat)} answered "{e.data.get("prompt")}".'
-    ),
+    "answered": lambda t, e: _answered(t, e),
     "counter": _counter,
     "note": _generic,
     "priorities_shifted": lambda t, e: (

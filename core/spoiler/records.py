@@ -496,7 +496,7 @@ class RecordedAgent:
             return self.live.select(view)
         if view.error is not None:
             raise RecordError(
-                f"round {view.round}: {self.name}'s recorded selection is illegal: {view.error}"
+                f"round {view.round}: the recorded selection of {self.name} is illegal: {view.error}"
             )
         if view.round not in self.selections:
             raise RecordError(
@@ -512,7 +512,7 @@ class RecordedAgent:
             return self.live.answer(view, question)
         if view.error is not None:
             raise RecordError(
-                f"round {view.round}: {self.name}'s recorded answer is illegal: {view.error}"
+                f"round {view.round}: the recorded answer of {self.name} is illegal: {view.error}"
             )
         queued = self.answers.get(view.round)
         if not queued:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import typer
 
 from spoiler import __version__
+from spoiler.cli.group import SpoilerGroup, examples
 
 app = typer.Typer(
+    cls=SpoilerGroup,
     name="spoiler",
     help="Spoiler: the card game where everyone plays at once and priority decides. "
     "Play against bots or friends, and add card sets with pip.",
@@ -17,6 +19,12 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
     invoke_without_command=True,  # bare `spoiler` prints the help (see _root)
+    epilog=examples(
+        "spoiler play                      you against three bots",
+        "spoiler play --bots 4 --delay 1   watch four bots, one event a second",
+        "spoiler cards show Accuse         a card's text and rulings",
+        "spoiler COMMAND --help            what a command does, with examples",
+    ),
 )
 
 
@@ -39,8 +47,8 @@ def _root(
         raise typer.Exit()
 
 
-from spoiler.cli import info  # noqa: E402  (registers its commands on app)
-from spoiler.cli import play  # noqa: E402
+from spoiler.cli import play  # noqa: E402  (registers its commands on app)
+from spoiler.cli import info  # noqa: E402
 from spoiler.cli import cards  # noqa: E402
 from spoiler.cli import records  # noqa: E402
 from spoiler.cli import sets  # noqa: E402

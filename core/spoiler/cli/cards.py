@@ -9,9 +9,26 @@ import typer
 
 from spoiler.cli import app
 from spoiler.cli.common import console, fail
+from spoiler.cli.group import SpoilerGroup, examples
 
-cards_app = typer.Typer(help="The cards of the installed sets.", no_args_is_help=True)
+cards_app = typer.Typer(
+    cls=SpoilerGroup,
+    help="The cards of the installed sets: list them, or show one with its rulings.",
+    rich_markup_mode=None,
+    invoke_without_command=True,
+    epilog=examples(
+        "spoiler cards list", "spoiler cards list --set chrono", "spoiler cards show Accuse"
+    ),
+)
 app.add_typer(cards_app, name="cards")
+
+
+@cards_app.callback()
+def _cards(ctx: typer.Context) -> None:
+    """The cards of the installed sets: list them, or show one with its rulings."""
+    if ctx.invoked_subcommand is None:  # bare `spoiler cards`: its help, exit 0
+        typer.echo(ctx.get_help())
+        raise typer.Exit()
 
 
 def needs(card) -> str:
@@ -61,13 +78,15 @@ def _usable_sets(set_name: str | None):
     return [sets[set_name]]
 
 
-@cards_app.command("list")
+@cards_app.command(
+    "list", epilog=examples("spoiler cards list", "spoiler cards list --set base")
+)
 def list_cards(
     set_name: Optional[str] = typer.Option(
         None, "--set", metavar="NAME", help="Only this set's cards."
     ),
 ) -> None:
-    """List the cards of every installed set (or of one): name, set, copies, targets, text."""
+    """List the cards of every installed set, or of one: name, copies, targets, text."""
     from rich import box
     from rich.table import Table
 
@@ -88,13 +107,15 @@ def list_cards(
     console().print(f"{kinds} cards, {total} in the deck.", markup=False)
 
 
-@cards_app.command("show")
+@cards_app.command(
+    "show", epilog=examples("spoiler cards show Accuse", "spoiler cards show base:spoiler")
+)
 def show_card(
     name: str = typer.Argument(
         ..., metavar="NAME", help="A card's name (any case), or its id (set:card)."
     ),
 ) -> None:
-    """Show one card: its full text, what it asks for, when it acts, and its rulings."""
+    """Show one card: its text, what it asks for, when it acts, its rulings."""
     from rich.markup import escape
     from rich.panel import Panel
     from rich.text import Text

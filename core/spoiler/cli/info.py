@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from spoiler.cli import app
 from spoiler.cli.common import console
+from spoiler.cli.group import examples
 
 
 def rules_text() -> str:
@@ -17,9 +18,16 @@ def rules_text() -> str:
     return (Path(__file__).resolve().parents[3] / "docs" / "rules.md").read_text(encoding="utf-8")
 
 
-@app.command()
+@app.command(epilog=examples("spoiler rules", "spoiler rules | less"))
 def rules() -> None:
-    """Show the rules of Spoiler and the rulings on what the rules leave open."""
+    """Show the rules, and the rulings on what they leave open.
+
+    On a terminal the rules open in a pager (q to leave it)."""
     from rich.markdown import Markdown
 
-    console().print(Markdown(rules_text()))
+    out = console()
+    if out.is_terminal:
+        with out.pager(styles=True):
+            out.print(Markdown(rules_text()))
+    else:
+        out.print(Markdown(rules_text()))

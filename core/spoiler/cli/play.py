@@ -15,6 +15,7 @@ import typer
 
 from spoiler.cli import app
 from spoiler.cli.common import fail
+from spoiler.cli.group import examples
 
 DEFAULT_HUMAN = "You"
 DEFAULT_BOTS = 3
@@ -137,7 +138,16 @@ def run_game(game, screen, after_round: Optional[Callable] = None):
     return game.result
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "spoiler play                          you against three greedy bots",
+        "spoiler play --bots 1                 a duel against one bot",
+        "spoiler play --players ann,bo         two humans at one keyboard",
+        "spoiler play --bots 4 --delay 0.5     watch four bots play",
+        "spoiler play --sets base --seed 12    the base set only, a set seed",
+        "spoiler play --record game.toml       save it as you go (spoiler resume)",
+    )
+)
 def play(
     players: Optional[str] = typer.Option(
         None,
@@ -153,7 +163,11 @@ def play(
         help="Number of bots. Without --players, watch N bots play each other.",
     ),
     bot: str = typer.Option(
-        "greedy", "--bot", metavar="KIND", help="The kind of bot (see `spoiler plugins`)."
+        "greedy",
+        "--bot",
+        metavar="KIND",
+        help="The kind of every bot: greedy (plays to win) or random (any legal move), "
+        "or a kind a plugin adds; `spoiler plugins` lists them all.",
     ),
     sets: Optional[str] = typer.Option(
         None,
@@ -182,7 +196,10 @@ def play(
         help="Save the game to FILE (TOML) after every round, to replay or resume it later.",
     ),
 ) -> None:
-    """Play a game of Spoiler in the terminal."""
+    """Play a game against bots or friends, or watch bots play.
+
+    At any prompt, type ? for help, ? NAME for a card's text and rulings, log for the game
+    so far, q to quit (with an offer to save the game)."""
     import random
 
     from spoiler.cli import common

@@ -13,6 +13,7 @@ import typer
 
 from spoiler.cli import app
 from spoiler.cli.common import console, err_console, fail
+from spoiler.cli.group import examples
 
 #: Exit code when a record replays differently from how it was played.
 DIFFERS = 1
@@ -74,7 +75,13 @@ def _end_lines(screen, game) -> None:
     screen.console.print(game.result.describe(names), style="bold", markup=False)
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "spoiler replay game.toml",
+        "spoiler replay game.toml --step    Enter for the next round, q to stop",
+        "spoiler replay game.toml --verify  does it still play the same?",
+    )
+)
 def replay(
     file: Path = typer.Argument(
         ..., metavar="FILE", help="A record made by `spoiler play --record`."
@@ -87,7 +94,7 @@ def replay(
         "log and result; exit 1 when it does not.",
     ),
 ) -> None:
-    """Replay a recorded game from its seed and decisions, as it was played."""
+    """Replay a recorded game (or match) from its seed and decisions, as it was played."""
     from spoiler import records
     from spoiler.cli.screen import EVERYTHING, Screen
 
@@ -178,7 +185,7 @@ class _Differs(Exception):
     plays it otherwise."""
 
 
-@app.command()
+@app.command(epilog=examples("spoiler resume spoiler-1234.toml"))
 def resume(
     file: Path = typer.Argument(..., metavar="FILE", help="A record of an unfinished game."),
 ) -> None:
@@ -295,7 +302,7 @@ def save_stopped(recorder, screen) -> None:
     rounds = len(record.rounds)
     if path is not None:
         out.print(
-            f"{path} holds the {rounds} whole round(s) played; continue with: "
+            f"{path} holds {whole_rounds(rounds)}; continue with: "
             f"spoiler resume {path}",
             markup=False,
             soft_wrap=True,
@@ -304,7 +311,7 @@ def save_stopped(recorder, screen) -> None:
     path = _free_name(f"spoiler-{record.seed}", ".toml")
     try:
         answer = screen.read(
-            f"Save the {rounds} whole round(s) played to {path}, to resume later? [Y/n]"
+            f"Save the game ({whole_rounds(rounds)}) to {path}, to resume later? [Y/n]"
         )
     except EOFError:
         answer = ""  # nobody left to ask: keep the game rather than lose it
@@ -325,6 +332,13 @@ def save_stopped(recorder, screen) -> None:
     out.print(
         f"Saved to {path}; continue with: spoiler resume {path}", markup=False, soft_wrap=True
     )
+
+
+def whole_rounds(rounds: int) -> str:
+    """'no whole round yet', 'the 1 whole round played', 'the 3 whole rounds played'."""
+    if rounds == 0:
+        return "no whole round played yet"
+    return f"the {rounds} whole round{'s' * (rounds != 1)} played"
 
 
 def _free_name(stem: str, suffix: str) -> Path:

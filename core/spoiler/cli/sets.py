@@ -9,18 +9,21 @@ import typer
 
 from spoiler.cli import app
 from spoiler.cli.common import console, err_console, fail, load_registry
+from spoiler.cli.group import SpoilerGroup, examples
 
 sets_app = typer.Typer(
-    help="The card sets: every installed one, and checks for plugin authors.",
+    cls=SpoilerGroup,
+    help="The card sets: list the installed ones, and validate them (for authors).",
     rich_markup_mode=None,
     invoke_without_command=True,
+    epilog=examples("spoiler sets list", "spoiler sets validate mirror --games 50"),
 )
 app.add_typer(sets_app, name="sets")
 
 
 @sets_app.callback()
 def _sets(ctx: typer.Context) -> None:
-    """The card sets: every installed one, and checks for plugin authors."""
+    """The card sets: list the installed ones, and validate them (for authors)."""
     if ctx.invoked_subcommand is None:
         typer.echo(ctx.get_help())
         raise typer.Exit()
@@ -43,7 +46,7 @@ def _print_json(data) -> None:
     typer.echo(json.dumps(data, indent=2))
 
 
-@sets_app.command("list")
+@sets_app.command("list", epilog=examples("spoiler sets list", "spoiler sets list --json"))
 def list_sets(
     as_json: bool = typer.Option(False, "--json", help="Print a JSON array instead of a table."),
 ) -> None:
@@ -77,7 +80,14 @@ def list_sets(
         console().print("No card set is installed.")
 
 
-@sets_app.command("validate")
+@sets_app.command(
+    "validate",
+    epilog=examples(
+        "spoiler sets validate",
+        "spoiler sets validate chrono --games 50",
+        "spoiler sets validate mirror --games 1 --seed 7",
+    ),
+)
 def validate_sets(
     names: Optional[List[str]] = typer.Argument(
         None, metavar="[NAMES]...", help="Sets to validate (default: every usable set)."
@@ -188,15 +198,19 @@ def _print_validation(reports, problems, games: int) -> None:
     if problems:
         out.print(f"[bold red]{len(problems)} problem{'s' * (len(problems) != 1)} found.[/]")
     else:
-        out.print(f"[green]All {len(reports)} set{'s' * (len(reports) != 1)} passed.[/]")
+        passed = (
+            f"{reports[0].name} passed" if len(reports) == 1 else f"All {len(reports)} sets passed"
+        )
+        out.print(f"[green]{escape(passed)}: no problems found.[/]")
 
 
-@app.command("plugins")
+@app.command("plugins", epilog=examples("spoiler plugins", "spoiler plugins --json"))
 def list_plugins(
     as_json: bool = typer.Option(False, "--json", help="Print a JSON array instead of a table."),
 ) -> None:
-    """Every plugin: its distribution, version, status, the sets it brings and the hooks it
-    implements. SPOILER_TRACE_HOOKS=1 prints each hook call to stderr while you play."""
+    """List the plugins: the sets and bot kinds they bring, their hooks and status.
+
+    SPOILER_TRACE_HOOKS=1 prints each hook call to stderr while you play."""
     registry = load_registry()
     plugins = sorted(registry.plugins.values(), key=lambda p: (not p.builtin, p.name))
     rows = [
@@ -208,6 +222,7 @@ def list_plugins(
             "status": p.status,
             "error": p.error,
             "sets": list(p.sets),
+            "bots": sorted(k for k, a in registry.agents.items() if a.plugin == p.name),
             "hooks": list(p.hooks),
         }
         for p in plugins
@@ -219,7 +234,7 @@ def list_plugins(
     from rich.table import Table
 
     table = Table(title="Plugins", title_justify="left")
-    for column in ("Plugin", "Distribution", "Version", "Status", "Sets", "Hooks"):
+    for column in ("Plugin", "Distribution", "Version", "Status", "Sets", "Bots", "Hooks"):
         table.add_column(column, overflow="fold", no_wrap=column in ("Plugin", "Hooks"))
     for row in rows:
         style = STATUS_STYLE[row["status"]]
@@ -233,6 +248,14 @@ def list_plugins(
             row["version"],
             status,
             ", ".join(row["sets"]),
+            ", ".join(row["bots"]),
             hooks,
         )
     console().print(table)
+    bots = Table(title="Bot kinds (spoiler play --bot KIND)", title_justify="left")
+    for column in ("Kind", "Plugin", "How it plays"):
+        bots.add_column(column, no_wrap=column != "How it plays")
+    for kind, agent in sorted(registry.agents.items()):
+        bots.add_row(kind, agent.plugin, escape(agent.description))
+    console().print()
+    console().print(bots)
