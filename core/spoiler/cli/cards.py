@@ -78,9 +78,7 @@ def _usable_sets(set_name: str | None):
     return [sets[set_name]]
 
 
-@cards_app.command(
-    "list", epilog=examples("spoiler cards list", "spoiler cards list --set base")
-)
+@cards_app.command("list", epilog=examples("spoiler cards list", "spoiler cards list --set base"))
 def list_cards(
     set_name: Optional[str] = typer.Option(
         None, "--set", metavar="NAME", help="Only this set's cards."

@@ -302,8 +302,7 @@ def save_stopped(recorder, screen) -> None:
     rounds = len(record.rounds)
     if path is not None:
         out.print(
-            f"{path} holds {whole_rounds(rounds)}; continue with: "
-            f"spoiler resume {path}",
+            f"{path} holds {whole_rounds(rounds)}; continue with: spoiler resume {path}",
             markup=False,
             soft_wrap=True,
         )
