@@ -1,9 +1,10 @@
 """Engine throughput: seeded 4-player games of the base set between random bots.
 
-    python benchmarks/engine.py [--seconds 3] [--players 4] [--json]
+    python benchmarks/engine.py [--seconds 3] [--players 4] [--fast] [--json]
 
 Plays whole games (new seed each) until the time is up and reports rounds and games per
-second. ``--json`` prints one line: {"rounds_per_second": …, "games_per_second": …,
+second. ``--fast`` plays them in fast mode (``spoiler.fast``, as ``spoiler simulate`` does)
+and reports normal mode too, and the ratio. ``--json`` prints one line: {"rounds_per_second": …, "games_per_second": …,
 "mean_rounds": …}. Compare with ``benchmarks/baseline_loop.py``, a plain plugin-free loop of
 the same round structure (the target is at least a quarter of its speed).
 
@@ -20,9 +21,12 @@ import time
 
 from spoiler import plugins
 from spoiler.engine import Game, GameError, Seat
+from spoiler.fast import FastGame
 
 
-def run(seconds: float, players: int = 4, set_name: str = "base", seed: int = 0) -> dict:
+def run(
+    seconds: float, players: int = 4, set_name: str = "base", seed: int = 0, fast: bool = False
+) -> dict:
     registry = plugins.load()
     card_set = registry.card_sets([set_name])[0]
     hooks = registry.game_hooks([set_name])
@@ -33,7 +37,7 @@ def run(seconds: float, players: int = 4, set_name: str = "base", seed: int = 0)
     while time.process_time() < deadline:
         game_seed = seed + games
         seats = [Seat(f"P{i}", random_bot(i, game_seed)) for i in range(players)]
-        game = Game([card_set], seats, game_seed, hooks=hooks)
+        game = (FastGame if fast else Game)([card_set], seats, game_seed, hooks=hooks)
         game.play()
         games += 1
         rounds += game.round
@@ -51,21 +55,38 @@ def main(argv=None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--set", default="base", dest="set_name")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--fast", action="store_true", help="fast mode, against normal mode")
     parser.add_argument("--json", action="store_true", help="print one line of JSON")
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
     try:
         figures = run(args.seconds, args.players, args.set_name, args.seed)
+        if args.fast:
+            fast = run(args.seconds, args.players, args.set_name, args.seed, fast=True)
+            ratio = round(fast["rounds_per_second"] / figures["rounds_per_second"], 2)
+            figures = {**fast, "normal": figures, "speed_up": ratio}
     except (LookupError, ValueError, GameError) as exc:
         print(f"engine benchmark: {exc}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(figures))
+        return 0
+    table = f"{args.players} random bots, set {args.set_name}"
+    if args.fast:
+        normal = figures["normal"]
+        print(
+            f"normal: {normal['rounds_per_second']:,} rounds/s, "
+            f"{normal['games_per_second']:,} games/s ({table})"
+        )
+        print(
+            f"fast:   {figures['rounds_per_second']:,} rounds/s, "
+            f"{figures['games_per_second']:,} games/s: {figures['speed_up']}x"
+        )
     else:
         print(
             f"{figures['rounds_per_second']:,} rounds/s, {figures['games_per_second']:,} games/s, "
-            f"{figures['mean_rounds']} rounds per game ({args.players} random bots, set {args.set_name})"
+            f"{figures['mean_rounds']} rounds per game ({table})"
         )
     return 0
 

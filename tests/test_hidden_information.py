@@ -35,6 +35,7 @@ VIEW_FIELDS = {
     "_secrets",
     "_upto",
     "_legal",
+    "search",
 }
 #: The only fields that may hold cards: one's own hand (and which of it is playable), the
 #: face-up discard pile, and what one has been shown.
@@ -99,6 +100,7 @@ class Spy:
             assert isinstance(name, str) and isinstance(owner, int)
         assert view.card_names == game.card_names
         assert view.error is None or isinstance(view.error, str)
+        assert view.search is None  # only an agent that searches gets a Searcher
         for kind, seats in view._legal.items():
             assert all(isinstance(s, int) for s in seats)
 

@@ -5,6 +5,15 @@
 
 Both receive only a ``PlayerView``. When an answer was refused, the next view's ``error``
 says why. The bots people play against come from plugins (``spoiler_register_agents``).
+
+Optional class attributes tell the engine more about an agent:
+
+* ``reads_events = False``: it never reads ``view.events``, so a fast game
+  (``spoiler.fast``) with only such agents keeps no event log;
+* ``searches = True``: when selecting, its view carries ``view.search``, a
+  ``spoiler.search.Searcher`` (determinizations from its seat's point of view);
+* ``builtin = True``: reserved for the bots shipped with Spoiler, whose selections are legal
+  by construction; a fast game hands them lazy views and does not check their selections.
 """
 
 from __future__ import annotations
@@ -22,6 +31,9 @@ def bot_rng(seed: int, seat: int) -> random.Random:
 
 class RandomAgent:
     """Chooses uniformly among legal selections and answers. Seeded, so games replay."""
+
+    reads_events = False
+    builtin = True
 
     def __init__(self, seed: int = 0, seat: int = 0):
         self.rng = bot_rng(seed, seat)

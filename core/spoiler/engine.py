@@ -277,7 +277,11 @@ class Game:
         self._emit("round_started", None, None, {"order": list(st.priority)})
         if "spoiler_round_start" in self.hooks:
             self._hook("spoiler_round_start", game=self)
+        self._play_out_round()
 
+    def _play_out_round(self) -> None:
+        """The round from selection on: where a clone taken while players select goes on."""
+        st = self.state
         self._select()
 
         # Beginning of round.
@@ -308,6 +312,14 @@ class Game:
             self._hook("spoiler_round_end", game=self)
         self._check_end()
 
+    def clone(self, agents: list | None = None) -> Game:
+        """An independent copy: the same state, RNG and ongoing effects, cards shared, and the
+        seats' agents replaced by ``agents`` (default: the same agent objects). See
+        ``spoiler.search`` for clones and determinizations."""
+        from spoiler.search import clone
+
+        return clone(self, agents)
+
     # -- selection -----------------------------------------------------------------------------
     def legal_targets(self, seat: int) -> dict:
         """For each kind of target the game's cards use, the seats this player may choose.
@@ -334,8 +346,7 @@ class Game:
     def _select(self) -> None:
         st = self.state
         # What every seat sees alike, taken once: nothing changes while players choose.
-        public = self._public_players()
-        table = self._table()
+        public, table = self._common_view()
         legal_table = self._legal_table()
         plays: list[Play] = []
         for seat in st.priority:
@@ -365,9 +376,15 @@ class Game:
         self, seat: int, public: tuple, legal: dict, table: tuple, playable: tuple
     ) -> Play:
         agent = self.seats[seat].agent
+        searches = getattr(agent, "searches", False)
         error = None
         for _ in range(MAX_ATTEMPTS):
-            selection = agent.select(self.view(seat, error, public, legal, table, playable))
+            view = self.view(seat, error, public, legal, table, playable)
+            if searches:  # an agent that searches gets a window on this moment (spoiler.search)
+                from spoiler.search import Searcher
+
+                view.search = Searcher(self, seat)
+            selection = agent.select(view)
             try:
                 return self.check_selection(seat, selection)
             except IllegalChoice as exc:
@@ -625,6 +642,10 @@ class Game:
                 for p in st.players
             ]
         )
+
+    def _common_view(self) -> tuple:
+        """The parts of a view every seat shares while players select."""
+        return self._public_players(), self._table()
 
     def _table(self) -> tuple[tuple, tuple]:
         """The face-up table every view shows: the discard pile and the ongoing effects."""

@@ -75,6 +75,9 @@ class PlayerView:
     _secrets: dict = field(default_factory=dict, repr=False)
     _upto: int = field(default=0, repr=False)
     _legal: dict = field(default_factory=dict, repr=False)
+    #: For an agent that searches (``searches = True``), when selecting: a
+    #: ``spoiler.search.Searcher`` giving determinizations from this seat's point of view.
+    search: object = field(default=None, repr=False)
 
     @property
     def me(self) -> PlayerInfo:

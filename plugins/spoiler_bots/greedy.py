@@ -63,6 +63,8 @@ def _copies() -> dict[str, int]:
 
 
 class GreedyAgent:
+    builtin = True  # shipped with Spoiler: its selections are legal by construction
+
     def __init__(self, seed: int = 0, seat: int = 0):
         self.rng = bot_rng(seed, seat)
         self.copies = _copies()
