@@ -96,7 +96,7 @@ BROKEN = {
     ),
     "misspelt hook": (
         FakeEntryPoint("typo", MisspeltHook()),
-        "implements unknown hook(s) spoiler_round_strat (misspelt?)",
+        "implements unknown hook(s) spoiler_round_strat (did you mean spoiler_round_start?)",
     ),
 }
 

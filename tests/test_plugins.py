@@ -93,7 +93,7 @@ def test_a_plugin_implementing_a_misspelt_hook_is_broken():
     )
     assert status(registry, "typo") == (
         "broken",
-        "implements unknown hook(s) spoiler_round_strat (misspelt?)",
+        "implements unknown hook(s) spoiler_round_strat (did you mean spoiler_round_start?)",
     )
     assert status(registry, "good") == ("ok", None)
     assert [p.name for p in registry.broken()] == ["typo"]

@@ -8,9 +8,8 @@ the result, and the events in the log.
 from __future__ import annotations
 
 import pytest
-
 from spoiler.agents import RandomAgent
-from spoiler.cards import CardSet
+from spoiler.cards import CardSet, Ongoing
 from spoiler.engine import CardError, Game, GameError, Seat
 from spoiler.state import Status
 from spoiler.testing import agent, check_invariants, kinds, play_round, table
@@ -662,6 +661,107 @@ def test_ruling_11_strict_stops_the_game(toy, glitch):
     game = table([toy, glitch], [["Glitch"], ["Blank"]], deck=DECK, strict=True)
     with pytest.raises(CardError, match="glitch:glitch: RuntimeError: oops"):
         play_round(game)
+
+
+def test_ruling_11_a_replaced_play_that_fails_is_blamed_on_the_card_it_acts_as(toy, glitch):
+    """11. … The card blamed is the one whose code ran: a play turned into another card
+    resolves, and fails, as that card."""
+    game = table([toy, glitch], [["Blank"], ["Blank"]], deck=DECK, strict=False)
+    game.start()
+
+    class Trick(Ongoing):
+        name = "Trick"
+        rounds = None
+
+        def before_play(self, play):
+            self.replace(play, "Glitch")
+
+    game.add_ongoing(Trick(), cause="toy:rule")
+    events = play_round(game)
+    fizzled = [e for e in events if e.kind == "fizzled"]
+    assert [(e.cause, e.data["card"], e.data["set"]) for e in fizzled] == [
+        ("glitch:glitch", "glitch:glitch", "glitch")
+    ] * 2
+
+    strict = table([toy, glitch], [["Blank"], ["Blank"]], deck=DECK, strict=True)
+    strict.add_ongoing(Trick(), cause="toy:rule")
+    with pytest.raises(CardError, match="^glitch:glitch: RuntimeError: oops"):
+        play_round(strict)
+
+
+def test_ruling_12_copying_a_cancelled_play_does_nothing(toy):
+    """12. A cancelled play does nothing at all, so there is nothing to copy."""
+    game = table([toy], [["Veto"], ["Crown"]], deck=DECK, priority=[0, 1])
+    game.start()
+    copies = []
+
+    class Copycat(Ongoing):
+        name = "Copycat"
+        rounds = None
+
+        def at_end(self):
+            crown = self.play_of(1)
+            copies.append(self.copy(crown))
+
+    game.add_ongoing(Copycat(), cause="toy:rule")
+    events = play_round(game, {0: ("Veto", 1)})
+    assert copies == [False]
+    assert "copied" not in kinds(events)
+    assert game.status(0) is IN_PLAY and game.status(1) is IN_PLAY
+
+
+def test_ruling_12_a_replaced_play_is_copied_as_the_card_it_resolved_as(toy):
+    """12. … A play turned into another card is copied as the card it resolved as."""
+    game = table([toy], [["Blank"], ["Blank"]], deck=DECK, priority=[0, 1])
+
+    class Crowning(Ongoing):
+        name = "Crowning"
+        rounds = None
+
+        def before_play(self, play):
+            if play.player == 0:
+                self.replace(play, self.find_card("crown"))
+
+        def after_play(self, play):
+            if play.player == 1:
+                self.copy(self.play_of(0))
+
+    game.add_ongoing(Crowning(), cause="toy:rule")
+    events = play_round(game)
+    assert [e.data["card"] for e in events if e.kind == "copied"] == ["toy:crown"]
+    assert game.status(0) is WON
+
+
+def test_ruling_13_an_effect_no_player_owns_resolves_its_parts_first(toy):
+    """13. An ongoing effect put into play by a set's rule has no owner and no priority:
+    its parts resolve first, before every player's; it never crashes a game."""
+
+    class Omen(Ongoing):
+        name = "Omen"
+        rounds = 2
+
+        def at_beginning(self):
+            self.note("omen, beginning")
+
+        def at_end(self):
+            self.note("omen, end")
+
+    game = table([toy], [["Herald"], ["Herald"]], deck=DECK, strict=False)
+    game.add_ongoing(Omen(), cause="toy:rule")
+    events = play_round(game)
+    assert notes(events) == [
+        "omen, beginning",
+        "herald, beginning",
+        "herald, beginning",
+        "herald, main",
+        "herald, main",
+        "omen, end",
+        "herald, end",
+        "herald, end",
+    ]
+    assert "fizzled" not in kinds(events)
+    [added] = [e for e in game.state.log if e.kind == "ongoing_added"]
+    assert added.seat is None
 
 
 def test_ruling_questions_belong_to_rounds(toy):

@@ -21,7 +21,9 @@ by a frozen ``Card``. Nothing is looked up with ``hasattr`` while a game runs.
 
 from __future__ import annotations
 
+import difflib
 import functools
+import inspect
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -190,7 +192,12 @@ def slugify(name: str) -> str:
 class CardSet:
     """A named, versioned collection of cards, as a plugin registers it.
 
-    ``api`` is the range of ``spoiler.API_VERSION`` this set is written for, e.g. ">=1,<2".
+    ``api`` is the range of ``spoiler.API_VERSION`` this set is written for, e.g. ">=1,<2"
+    (any version specifier: "~=1.0", "==1.*"). ``rules``: the set's own rules in a few
+    sentences, shown to players at game start, by ``spoiler rules`` and ``spoiler sets show``.
+    ``labels``: how players see the set's counters and rule causes, by id
+    (``{"storm:charge": "charge", "storm:rule": "the Storm rule"}``). ``cards``: the cards,
+    in the order they were declared.
     """
 
     def __init__(
@@ -201,14 +208,24 @@ class CardSet:
         title: str = "",
         description: str = "",
         api: str = ">=1,<2",
+        rules: str = "",
+        labels: dict[str, str] | None = None,
     ):
         if not re.fullmatch(r"[a-z][a-z0-9_-]*", name or ""):
             raise ValueError(f"set name {name!r} must be lower-case letters, digits, - or _")
+        for what, value in (("version", version), ("title", title), ("rules", rules)):
+            if not isinstance(value, str):
+                raise ValueError(f"set {name!r}: {what} must be a string, not {value!r}")
+        labels = dict(labels or {})
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in labels.items()):
+            raise ValueError(f"set {name!r}: labels must map ids to display names (strings)")
         self.name = name
         self.version = version
         self.title = title or name.title()
         self.description = description
         self.api = api
+        self.rules = rules.strip()
+        self.labels = labels
         self.cards: list[Card] = []
 
     def card(self, cls: type) -> Card:
@@ -222,30 +239,130 @@ class CardSet:
         if "target" in spec and "targets" in spec:
             raise ValueError(f"card {cls.__name__}: give 'target' or 'targets', not both")
         name = spec.get("name") or re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
+        if not isinstance(name, str) or not slugify(name):
+            raise ValueError(f"card {cls.__name__}: name must be a non-empty string, not {name!r}")
+        if "target" in spec and not isinstance(spec["target"], Target):
+            if isinstance(spec["target"], (tuple, list)):
+                raise ValueError(
+                    f"card {name}: several targets are given as 'targets', not 'target'"
+                )
         targets = spec.get("targets", (spec["target"],) if "target" in spec else ())
+        if isinstance(targets, Target):
+            targets = (targets,)
+        text, rulings = spec.get("text") or "", spec.get("rulings", ())
         card = Card(
             id=f"{self.name}:{slugify(name)}",
             name=name,
-            text=(spec.get("text") or "").strip(),
+            text=text.strip() if isinstance(text, str) else text,
             copies=spec.get("copies", 1),
-            targets=tuple(targets),
+            targets=tuple(targets) if isinstance(targets, (tuple, list)) else targets,
             ask=spec.get("ask"),
             main=spec.get("main"),
             at_beginning=spec.get("at_beginning"),
             at_end=spec.get("at_end"),
-            rulings=tuple(spec.get("rulings", ())),
+            rulings=tuple(rulings) if isinstance(rulings, (tuple, list)) else rulings,
         )
         self.add(card)
         return card
 
     def add(self, card: Card) -> Card:
+        """Add a card, checking its declaration (a mistake is a ValueError naming the card:
+        the plugin is then reported as broken, before any game meets it)."""
+        if not isinstance(card, Card):
+            raise ValueError(f"set {self.name!r}: {card!r} is not a spoiler Card")
+        problems = declaration_problems(card)
+        if problems:
+            raise ValueError(f"card {card.name}: {'; '.join(problems)}")
         if any(c.id == card.id for c in self.cards):
             raise ValueError(f"set {self.name!r} already has a card {card.id!r}")
         self.cards.append(card)
         return card
 
+    def label(self, key: str) -> str | None:
+        """How players see one of this set's counters or rule causes (None: not labelled)."""
+        return self.labels.get(key)
+
     def __repr__(self) -> str:
         return f"<CardSet {self.name} {self.version}: {len(self.cards)} cards>"
+
+
+#: The most copies of one card a deck may hold (a deck of a billion cards is never built).
+MAX_COPIES = 100
+TARGET_KINDS = "ANY_PLAYER, ANOTHER_PLAYER, ANOTHER_ACTIVE_PLAYER or LOST_PLAYER"
+
+
+def declaration_problems(card: Card) -> list[str]:
+    """What is wrong with a card's declaration: everything a game relies on (types, bounds
+    on copies, target kinds, a question with at least one answer, effects taking the play)."""
+    problems = []
+    if not isinstance(card.text, str):
+        problems.append(f"text must be a string, not {card.text!r}")
+    copies = card.copies
+    if not isinstance(copies, int) or isinstance(copies, bool):
+        problems.append(f"copies must be a whole number, not {copies!r}")
+    elif not 1 <= copies <= MAX_COPIES:
+        problems.append(f"copies must be from 1 to {MAX_COPIES}, not {copies}")
+    if not isinstance(card.targets, tuple):
+        problems.append(
+            f"targets must be a tuple of target kinds ({TARGET_KINDS}), not {card.targets!r}"
+        )
+    else:
+        for target in card.targets:
+            if not isinstance(target, Target):
+                problems.append(f"target {target!r} is not a target kind; use {TARGET_KINDS}")
+    problems.extend(_ask_problems(card.ask))
+    for part in ("main", "at_beginning", "at_end"):
+        effect = getattr(card, part)
+        if effect is None:
+            continue
+        if not callable(effect):
+            problems.append(f"{part} must be a function, not {effect!r}")
+        elif not _takes(effect, 1):
+            problems.append(f"{part} must take exactly one argument (the play)")
+    if not isinstance(card.rulings, tuple) or not all(isinstance(r, str) for r in card.rulings):
+        problems.append(f"rulings must be a tuple of sentences, not {card.rulings!r}")
+    return problems
+
+
+def _ask_problems(ask) -> list[str]:
+    if ask is None:
+        return []
+    if isinstance(ask, type) and issubclass(ask, Ask):
+        return [f"ask must be a question, not the class: write {ask.__name__}(...)"]
+    if not isinstance(ask, Ask):
+        return [f"ask {ask!r} is not a question (NameACard, NameANumber, Choose)"]
+    if isinstance(ask, NameACard):
+        # Its answers are the game's card names: checked when a game is set up.
+        if not isinstance(ask.excluding, tuple) or not all(
+            isinstance(n, str) for n in ask.excluding
+        ):
+            return [
+                f"NameACard(excluding=...) must be a tuple of card names, not {ask.excluding!r}"
+            ]
+        return []
+    try:
+        choices = ask.choices(())
+    except Exception as exc:
+        return [f"its question cannot list its answers: {type(exc).__name__}: {exc}"]
+    if not choices:
+        return ["its question has no possible answer"]
+    for choice in choices:
+        try:
+            ask.check(choice, ())
+        except Exception as exc:
+            return [f"its question refuses its own answer {choice!r}: {exc}"]
+    return []
+
+
+def _takes(fn, n: int) -> bool:
+    """Can ``fn`` be called with ``n`` positional arguments?"""
+    try:
+        inspect.signature(fn).bind(*range(n))
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (a builtin): give it the benefit of the doubt
+        return True
+    return True
 
 
 # -- ongoing effects -------------------------------------------------------------------------
@@ -275,6 +392,30 @@ class Ongoing(Verbs):
         "card_discarded",
         "card_given",
     )
+
+    def __init_subclass__(cls, **kwargs):
+        """A handler's name and parameters are checked when the class is declared: a
+        misspelt handler would otherwise never be called, and say nothing."""
+        super().__init_subclass__(**kwargs)
+        for attr, value in vars(cls).items():
+            if attr.startswith("_") or not inspect.isfunction(value):
+                continue
+            if attr in Ongoing.HANDLERS:
+                wanted = [p for p in inspect.signature(getattr(Ongoing, attr)).parameters]
+                if not _takes(value, len(wanted)):
+                    raise TypeError(
+                        f"{cls.__name__}.{attr} must take ({', '.join(wanted)}), like the "
+                        f"Ongoing handler it overrides"
+                    )
+                continue
+            if hasattr(Ongoing, attr):
+                continue
+            close = difflib.get_close_matches(attr, Ongoing.HANDLERS, n=1, cutoff=0.8)
+            if close:
+                raise TypeError(
+                    f"{cls.__name__}.{attr} is not an Ongoing handler, so it would never be "
+                    f"called: did you mean {close[0]!r}? (handlers: {', '.join(Ongoing.HANDLERS)})"
+                )
 
     def __init__(self, rounds: int | None | type(...) = ..., **state):
         if rounds is not ...:

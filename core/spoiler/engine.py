@@ -195,6 +195,9 @@ class Game:
         self.strict = strict
         self.state = GameState(names, seed)
         self.card_names = tuple(sorted({c.name for c in self.cards}))
+        for card in self.cards:  # the one question whose answers depend on the game's cards
+            if card.ask is not None and not card.ask.choices(self.card_names):
+                raise GameError(f"{card.name} asks a question no answer fits in this game")
         self.cards_by_id = {c.id: c for c in self.cards}
         #: Only hooks some plugin in this game implements.
         self.hooks = {name: caller for name, caller in (hooks or {}).items() if caller is not None}
@@ -439,7 +442,8 @@ class Game:
         while remaining:
             version = self._order_version
             rank = self._rank
-            remaining.sort(key=lambda it: rank[it[0]] * 2 + it[1])
+            # An effect with no owner (added by a rule) has no priority: it goes first.
+            remaining.sort(key=lambda it: rank.get(it[0], -1) * 2 + it[1])
             while remaining and version == self._order_version:
                 yield remaining.pop(0)
 
@@ -478,30 +482,32 @@ class Game:
             play.card.id,
             {"card": play.card.id, "targets": list(play.targets), "info": play.info},
         )
-        main = play.acting_as.main
-        if main is not None:
-            self._run(play, main, play)
+        acting_as = play.acting_as
+        if acting_as.main is not None:  # blamed on the card whose code runs, if replaced
+            self._run(play, acting_as.main, play, card=acting_as)
         if "spoiler_after_play" in self.hooks:
             self._hook("spoiler_after_play", game=self, play=play)
         if handlers["after_play"]:
             for effect in self._live("after_play"):
                 self._run(effect, effect.after_play, play)
 
-    def _run(self, source, fn: Callable, *args) -> None:
+    def _run(self, source, fn: Callable, *args, card: Card | None = None) -> None:
         """Run one effect of ``source`` (a play or an ongoing effect). If it raises, it
-        fizzles, the log says why, and the game goes on, unless the game is strict."""
+        fizzles, the log says why, and the game goes on, unless the game is strict. ``card``:
+        the card whose code this is, when not ``source.card`` (a replaced play)."""
         try:
             fn(*args)
         except (EOFError, GameError):
             raise
         except Exception as exc:
-            card = getattr(source, "card", None)
+            card = card or getattr(source, "card", None)
             if self.strict:
-                raise CardError(f"{_cause_id(source)}: {type(exc).__name__}: {exc}") from exc
+                blamed = card.id if card is not None else _cause_id(source)
+                raise CardError(f"{blamed}: {type(exc).__name__}: {exc}") from exc
             self._emit(
                 "fizzled",
-                getattr(source, "player", getattr(source, "owner", None)),
-                source,
+                _seat_of(source),
+                card.id if card is not None else source,
                 {
                     "card": card.id if card else None,
                     "set": card.set_name if card else None,
@@ -818,22 +824,32 @@ class Game:
         return True
 
     def replace(self, play: Play, card: Card, cause=None) -> bool:
-        """An unresolved play resolves as another card's main effect (targets and
-        information stay as selected)."""
+        """An unresolved play resolves as another card's main effect (``card``: a Card, or
+        the name or id of a card in this game; targets and information stay as selected)."""
+        if not isinstance(card, Card):
+            card = self.find_card(card)
         if play.resolved or play.cancelled:
             return False
         play.acting_as = card
         self._emit("replaced", play.player, cause, {"card": play.card.id, "instead": card.id})
         return True
 
-    def copy(self, play: Play, cause: Play) -> None:
-        """Resolve ``play``'s main effect again on behalf of ``cause``'s player."""
+    def copy(self, play: Play, cause) -> bool:
+        """Resolve ``play``'s main effect again (as the card it acts as) on behalf of
+        ``cause``'s player (or of the play's own player, for an effect no player owns). A
+        cancelled play did nothing, so there is nothing to copy: False."""
+        if play.cancelled:
+            return False
         card = play.acting_as
-        self._emit("copied", cause.player, cause, {"card": card.id, "targets": list(play.targets)})
+        player = _seat_of(cause)
+        if player is None:  # a rule's effect copies on behalf of the play's own player
+            player = play.player
+        self._emit("copied", player, cause, {"card": card.id, "targets": list(play.targets)})
         if card.main is not None:
-            twin = Play(self, cause.player, card, play.targets, play.info)
+            twin = Play(self, player, card, play.targets, play.info)
             twin.resolved = True
             self._run(twin, card.main, twin)
+        return True
 
     def change_priority(
         self, seat: int, position: int, *, this_round: bool = False, cause=None
@@ -872,7 +888,7 @@ class Game:
             self._handlers[handler].append(effect)
         self._emit(
             "ongoing_added",
-            effect.owner,
+            _seat_of(effect),
             cause,
             {"name": effect.name, "text": effect.text, "rounds": effect.rounds},
         )
@@ -887,7 +903,7 @@ class Game:
         if effect.keeps_card and effect.card is not None and effect.card in st.in_play:
             st.in_play.remove(effect.card)
             st.discard.append(effect.card)
-        self._emit("ongoing_ended", effect.owner, effect, {"name": effect.name})
+        self._emit("ongoing_ended", _seat_of(effect), effect, {"name": effect.name})
 
     def ask(self, seat: int, prompt: str, options, cause=None) -> str | None:
         """Ask a player (lost or not) to choose one of ``options``. A single option is
@@ -921,7 +937,8 @@ class Game:
                     f"illegal answers; last: {error}"
                 )
             self.decisions[-1]["answers"].append({"seat": seat, "prompt": prompt, "answer": answer})
-        asker = getattr(cause, "player", getattr(cause, "owner", seat))
+        asker = _seat_of(cause)
+        asker = seat if asker is None else asker
         self._emit(
             "answered",
             seat,
@@ -944,6 +961,17 @@ class Game:
     # -- questions -----------------------------------------------------------------------------
     def hand(self, seat: int) -> tuple[Card, ...]:
         return tuple(self.state.players[seat].hand)
+
+    def find_card(self, name: str) -> Card:
+        """The card of this game's deck with that name or id (case-insensitive)."""
+        found = _find(self.cards, name)
+        if found is None:
+            import difflib
+
+            close = difflib.get_close_matches(str(name), self.card_names, n=3, cutoff=0.6)
+            hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+            raise LookupError(f"no card {name!r} in this game{hint}")
+        return found
 
     def holds(self, seat: int, name: str) -> bool:
         return _find(self.state.players[seat].hand, name) is not None
@@ -981,6 +1009,12 @@ _LEGAL_TABLES: dict[tuple, list[dict]] = {}
 def _overridden(kind: type) -> frozenset[str]:
     """The handlers an Ongoing subclass overrides (only those are ever called)."""
     return frozenset(h for h in Ongoing.HANDLERS if getattr(kind, h) is not getattr(Ongoing, h))
+
+
+def _seat_of(source) -> int | None:
+    """The player a play or an ongoing effect belongs to (None: a rule's, or no one's)."""
+    seat = getattr(source, "player", getattr(source, "owner", None))
+    return seat if isinstance(seat, int) and seat >= 0 else None
 
 
 def _blame(caller, exc: BaseException) -> str:

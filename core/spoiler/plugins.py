@@ -146,24 +146,14 @@ def _allowlist(environ) -> set[str] | None:
     return {n.strip() for n in raw.split(",") if n.strip()}
 
 
-def _version_tuple(text: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in re.findall(r"\d+", text)[:3])
-
-
 def api_compatible(spec: str, version: str = API_VERSION) -> bool:
-    """Does ``version`` satisfy a range like ">=1,<2" (clauses: >=, <=, >, <, ==, !=)?"""
-    have = _version_tuple(version)
-    for clause in filter(None, (c.strip() for c in spec.split(","))):
-        match = re.fullmatch(r"(>=|<=|==|!=|>|<)\s*(\d+(?:\.\d+)*)", clause)
-        if not match:
-            raise ValueError(f"unreadable API range {spec!r}")
-        op, want = match.group(1), _version_tuple(match.group(2))
-        width = max(len(have), len(want))
-        a, b = have + (0,) * (width - len(have)), want + (0,) * (width - len(want))
-        ok = {">=": a >= b, "<=": a <= b, "==": a == b, "!=": a != b, ">": a > b, "<": a < b}[op]
-        if not ok:
-            return False
-    return True
+    """Does ``version`` satisfy a version specifier like ">=1,<2", "~=1.0" or "==1.*"?"""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    try:
+        return SpecifierSet(spec).contains(version, prereleases=True)
+    except (InvalidSpecifier, TypeError):
+        raise ValueError(f"unreadable API range {spec!r}") from None
 
 
 def _one_line(exc: BaseException) -> str:
@@ -253,18 +243,55 @@ def _register(registry: Registry, info: PluginInfo, plugin) -> None:
     try:
         pm.register(plugin, name=info.name)
     except Exception as exc:
-        # pluggy's message names the bad argument on its last line: keep all of it, on one line.
-        reason = " ".join(str(exc).split())
+        reason = _bad_parameters(pm, plugin) or " ".join(str(exc).split())
         info.status, info.error = "broken", f"invalid hook implementation: {reason}"
         return
     unknown = [hc.name for hc in pm.get_hookcallers(plugin) or [] if not hc.has_spec()]
     if unknown:
         pm.unregister(plugin)
         info.status = "broken"
-        info.error = f"implements unknown hook(s) {', '.join(unknown)} (misspelt?)"
+        info.error = f"implements unknown hook(s) {', '.join(_suggest(pm, n) for n in unknown)}"
         return
     info.plugin = plugin
     info.hooks = sorted(hc.name for hc in pm.get_hookcallers(plugin) or [])
+
+
+def _specs(pm: pluggy.PluginManager) -> dict[str, tuple[str, ...]]:
+    """Every hook spec, with its parameters."""
+    return {
+        name: tuple(caller.spec.argnames)
+        for name, caller in vars(pm.hook).items()
+        if name.startswith("spoiler_") and caller.spec is not None
+    }
+
+
+def _suggest(pm: pluggy.PluginManager, name: str) -> str:
+    """An unknown hook's name, with the closest spec's name when one is close."""
+    import difflib
+
+    close = difflib.get_close_matches(name, list(_specs(pm)), n=1, cutoff=0.6)
+    return f"{name} (did you mean {close[0]}?)" if close else f"{name} (misspelt?)"
+
+
+def _bad_parameters(pm: pluggy.PluginManager, plugin) -> str | None:
+    """Which hook implementation asks for a parameter its spec lacks, and the spec's own."""
+    import inspect
+
+    specs = _specs(pm)
+    for attr in dir(plugin):
+        if attr not in specs or pm.parse_hookimpl_opts(plugin, attr) is None:
+            continue
+        try:
+            params = list(inspect.signature(getattr(plugin, attr)).parameters)
+        except (TypeError, ValueError):
+            continue
+        extra = [p for p in params if p not in specs[attr] and p != "self"]
+        if extra:
+            return (
+                f"{attr} asks for {', '.join(extra)}, which the hook does not have; "
+                f"its parameters are: {', '.join(specs[attr])}"
+            )
+    return None
 
 
 def _call_one(pm: pluggy.PluginManager, hook: str, impl, **kwargs):

@@ -52,9 +52,20 @@ class Verbs:
         """Give an unresolved play new targets (a seat or a tuple of seats)."""
         return self.game.redirect(play, targets, cause=self)
 
-    def copy(self, play) -> None:
-        """Resolve another play's main effect again, as if this card's player had played it."""
-        self.game.copy(play, cause=self)
+    def copy(self, play) -> bool:
+        """Resolve another play's main effect again, as if this card's player had played it.
+        False (nothing happens) if that play was cancelled."""
+        return self.game.copy(play, cause=self)
+
+    def replace(self, play, card) -> bool:
+        """An unresolved play resolves as another card's main effect (a Card, or the name or
+        id of a card in this game), keeping its targets and information. False if too late."""
+        return self.game.replace(play, card, cause=self)
+
+    def find_card(self, name: str):
+        """The card of this game's deck with that name or id (case-insensitive); raises
+        LookupError naming the closest card names when there is none."""
+        return self.game.find_card(name)
 
     def change_priority(self, seat: int, position: int, *, this_round: bool = False) -> None:
         """Move a player to a priority position (1 = first), for this round only or from now on."""
