@@ -197,6 +197,33 @@ def test_sets_validate_finds_an_effect_that_fails(installed):
     assert "ZeroDivisionError" in problems[0]["message"]
 
 
+class TurncoatPlugin(SetPlugin):
+    """Its rule turns every base card into its own Turncoat, whose code is broken."""
+
+    @hookimpl
+    def spoiler_before_play(self, game, play):
+        if play.card.set_name == "base":
+            game.replace(play, "Turncoat", cause="turncoat:rule")
+
+
+def test_sets_validate_blames_the_card_a_replaced_play_acts_as_and_reproduces_it(installed):
+    """A play turned into another card fails as that card: the problem names the card whose
+    code ran (not the base card played), and its reproduce command finds it again."""
+    turncoat = CardSet("turncoat", "0.1.0")
+    turncoat.card(
+        type("Turncoat", (), {"text": "You win.", "copies": 1, "main": lambda play: 1 / 0})
+    )
+    installed(FakeEntryPoint("turncoat", TurncoatPlugin(turncoat)))
+    result = run("sets", "validate", "turncoat", "--games", "3", "--json")
+    problems = json.loads(result.stdout)["problems"]
+    assert [(p["set"], p["card"], p["check"]) for p in problems] == [
+        ("turncoat", "Turncoat", "fizzled")
+    ]
+    again = run("sets", "validate", "turncoat", "--games", "1", "--seed", "0", "--json")
+    assert problems[0]["reproduce"] == "spoiler sets validate turncoat --games 1 --seed 0"
+    assert json.loads(again.stdout)["problems"] == problems
+
+
 def test_sets_validate_finds_an_effect_stuck_in_a_loop(installed, monkeypatch):
     """A card whose effect never returns would hang every game it is played in: validate
     interrupts the round, names the set, the card and the seed, and goes on to the verdict."""

@@ -37,11 +37,14 @@ class Problem:
     check: str  # broken, static, hook, fizzled, rule_failed, invariant, crashed, no_end
     message: str
     seed: int | None = None
+    #: The set whose validation games found it (the games to replay), when not ``set``: a
+    #: base card failing in a game of another set is reproduced by validating that set.
+    validated: str | None = None
 
     def reproduce(self) -> str | None:
         if self.seed is None:
             return None
-        return f"spoiler sets validate {self.set} --games 1 --seed {self.seed}"
+        return f"spoiler sets validate {self.validated or self.set} --games 1 --seed {self.seed}"
 
     def as_dict(self) -> dict:
         return {
@@ -309,6 +312,7 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
                             "fizzled",
                             f"effect failed: {event.data.get('error')}",
                             seed,
+                            set_name,
                         )
                     )
                 elif event.kind == "rule_failed":
@@ -320,6 +324,7 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
                             f"hook {event.data.get('hook')} of plugin "
                             f"{event.data.get('plugin')!r} failed: {event.data.get('error')}",
                             seed,
+                            set_name,
                         )
                     )
             if game.over:
