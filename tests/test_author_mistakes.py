@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+
 from spoiler import hookimpl, plugins
 from spoiler.agents import RandomAgent
 from spoiler.cards import ANOTHER_PLAYER, CardSet, Choose, NameACard, NameANumber, Ongoing
@@ -84,7 +85,7 @@ def test_a_question_no_card_of_the_game_answers_is_refused_when_the_game_is_set_
 
 
 def test_a_misspelt_ongoing_handler_is_an_error_suggesting_the_closest_name():
-    with pytest.raises(TypeError, match="Ward.would_loose is not an Ongoing handler") as caught:
+    with pytest.raises(TypeError, match=r"Ward\.would_loose is not an Ongoing handler") as caught:
 
         class Ward(Ongoing):
             def would_loose(self, seat, cause):

@@ -28,7 +28,9 @@ def play_checked(seed: int, players: int, kinds: list) -> Game:
         game.play_round()
         check_invariants(game)
         now = [game.counter(s, TREASURE) for s in range(players)]
-        assert all(b >= a for a, b in zip(tokens, now)), f"seed {seed}: treasure tokens went down"
+        assert all(b >= a for a, b in zip(tokens, now, strict=True)), (
+            f"seed {seed}: treasure tokens went down"
+        )
         tokens = now
     result = game.result
     assert all(game.status(s) is not Status.LOST for s in result.winners), f"seed {seed}"

@@ -24,7 +24,6 @@ from spoiler.engine import CardError
 from spoiler.state import Status
 from spoiler.testing import play_round, table
 
-
 #: The fake plugins here are all at version 0.3.1 (their sets too).
 FakeEntryPoint = partial(testing.FakeEntryPoint, version="0.3.1")
 
@@ -200,7 +199,7 @@ def test_sets_validate_of_a_broken_set_by_name_fails(broken):
 
 def test_play_reports_a_broken_plugin_in_one_line_and_still_runs(broken):
     """`play`: one line on stderr for the broken plugin, and the game is played."""
-    name, reason = broken
+    name, _reason = broken
     result = run("play", "--bots", "2", "--seed", "5", "--max-rounds", "3")
     assert result.exit_code == 0, result.output
     lines = [line for line in result.stderr.splitlines() if name in line]
@@ -409,16 +408,16 @@ def test_each_plugin_loads_on_its_own_whatever_the_mix_and_order(kinds, order):
     broken one is reported once under its name, and the order entry points are listed in
     changes nothing."""
     names = [f"p{i}" for i in range(len(kinds))]
-    entry_points = [_plugin_of_kind(kind, name) for kind, name in zip(kinds, names)]
+    entry_points = [_plugin_of_kind(kind, name) for kind, name in zip(kinds, names, strict=True)]
     shuffled = list(entry_points)
     order.shuffle(shuffled)
     first = plugins.load({}, builtin_entry_points() + entry_points)
     second = plugins.load({}, shuffled + builtin_entry_points())
     for registry in (first, second):
         assert sorted(registry.sets) == sorted(
-            ["base"] + [n for n, k in zip(names, kinds) if k == "ok"]
+            ["base"] + [n for n, k in zip(names, kinds, strict=True) if k == "ok"]
         )
-        for name, kind in zip(names, kinds):
+        for name, kind in zip(names, kinds, strict=True):
             rows = [s for s in registry.set_infos if s.name == name]
             assert len(rows) == 1
             assert rows[0].status == ("ok" if kind == "ok" else "broken")

@@ -14,7 +14,6 @@ from spoiler import hookimpl, plugins, testing, validation
 from spoiler.cards import ANOTHER_PLAYER, CardSet, NameANumber
 from spoiler.cli import app
 
-
 FakeEntryPoint = partial(testing.FakeEntryPoint, version="2.0.0")
 
 

@@ -9,6 +9,7 @@ true state at that moment.
 from __future__ import annotations
 
 import dataclasses
+
 import pytest
 
 from spoiler.agents import RandomAgent
@@ -96,12 +97,12 @@ class Spy:
             assert isinstance(info.hand_size, int) and isinstance(info.status, Status)
             assert (info.seat, info.name) == (player.seat, player.name)
         assert isinstance(view.deck_size, int) and view.deck_size == len(st.deck)
-        for name, owner, rounds in view.ongoing:
+        for name, owner, _rounds in view.ongoing:
             assert isinstance(name, str) and isinstance(owner, int)
         assert view.card_names == game.card_names
         assert view.error is None or isinstance(view.error, str)
         assert view.search is None  # only an agent that searches gets a Searcher
-        for kind, seats in view._legal.items():
+        for seats in view._legal.values():
             assert all(isinstance(s, int) for s in seats)
 
         # No card, and no card id, anywhere but in the three fields allowed to hold cards.
@@ -122,7 +123,7 @@ class Spy:
         # Events: the whole log so far, with every secret not meant for this seat removed.
         seen = view.events
         assert len(seen) == len(st.log)
-        for mine, truth in zip(seen, st.log):
+        for mine, truth in zip(seen, st.log, strict=True):
             assert truth.secret is None or not set(truth.secret) & set(truth.data), (
                 f"{truth.kind} has a secret in its public part"
             )

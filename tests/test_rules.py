@@ -8,6 +8,7 @@ the result, and the events in the log.
 from __future__ import annotations
 
 import pytest
+
 from spoiler.agents import RandomAgent
 from spoiler.cards import CardSet, Ongoing
 from spoiler.engine import CardError, Game, GameError, Seat
@@ -685,7 +686,7 @@ def test_ruling_11_a_replaced_play_that_fails_is_blamed_on_the_card_it_acts_as(t
 
     strict = table([toy, glitch], [["Blank"], ["Blank"]], deck=DECK, strict=True)
     strict.add_ongoing(Trick(), cause="toy:rule")
-    with pytest.raises(CardError, match="^glitch:glitch: RuntimeError: oops"):
+    with pytest.raises(CardError, match=r"^glitch:glitch: RuntimeError: oops"):
         play_round(strict)
 
 

@@ -89,7 +89,7 @@ class Peek:
 
 def moments(every_set, seeds, players=4):
     """Games caught while seat 0 selects, at every round of several games."""
-    registry, sets, hooks = every_set
+    _registry, sets, hooks = every_set
     for seed in seeds:
         box = []
         peek = Peek(box, seed, 0)

@@ -8,6 +8,8 @@ Everything but the version is imported lazily, so that ``spoiler --help`` and
 ``spoiler --version`` stay as fast as the CLI framework itself.
 """
 
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
 #: The version of the plugin API (hook specs, card model, verbs). A card set may declare
@@ -41,8 +43,28 @@ _LAZY = {
 
 __all__ = ["__version__", "API_VERSION", *_LAZY]
 
+if TYPE_CHECKING:  # what _LAZY gives at run time, spelt out for type checkers and editors
+    from spoiler.agents import RandomAgent
+    from spoiler.cards import (
+        ANOTHER_ACTIVE_PLAYER,
+        ANOTHER_PLAYER,
+        ANY_PLAYER,
+        LOST_PLAYER,
+        Card,
+        CardSet,
+        Choose,
+        NameACard,
+        NameANumber,
+        Ongoing,
+        Target,
+    )
+    from spoiler.engine import Game, Play, Result, Seat
+    from spoiler.hookspecs import hookimpl
+    from spoiler.state import Status
+    from spoiler.views import PlayerView, Question, Selection
 
-def __getattr__(name):
+
+def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'spoiler' has no attribute {name!r}")

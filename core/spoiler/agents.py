@@ -43,7 +43,7 @@ class RandomAgent:
         card = view.playable[rng.randrange(len(view.playable))]
         targets = view.legal_targets(card)
         if not targets:
-            chosen = ()
+            chosen: tuple[int, ...] = ()
         elif len(targets) == 1:  # the usual case; draws from the RNG exactly as sample(seats, 1)
             seats = targets[0]
             chosen = (seats[rng.randrange(len(seats))],)

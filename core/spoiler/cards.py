@@ -11,12 +11,15 @@ A card is declared as a class whose attributes read like the printed card::
         target = ANOTHER_PLAYER
         ask = NameACard(excluding=("Guard",))
 
-        def main(play):
+        @staticmethod
+        def main(play: Play) -> None:
             if play.holds(play.target, play.info):
                 play.lose(play.target)
 
-The decorator checks the declaration once, when the set is loaded, and replaces the class
-by a frozen ``Card``. Nothing is looked up with ``hasattr`` while a game runs.
+``@staticmethod`` and the annotation are for type checkers and editors (a plain
+``def main(play):`` works the same). The decorator checks the declaration once, when the set
+is loaded, and replaces the class by a frozen ``Card``. Nothing is looked up with ``hasattr``
+while a game runs.
 """
 
 from __future__ import annotations
@@ -26,14 +29,30 @@ import functools
 import inspect
 import itertools
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable
+from types import EllipsisType
+from typing import TYPE_CHECKING, Any, Protocol
 
 from spoiler.state import Status
 from spoiler.verbs import Verbs
 
+if TYPE_CHECKING:
+    from spoiler.engine import Play
+    from spoiler.hookspecs import Cause
+
 
 # -- targets ---------------------------------------------------------------------------------
+class Candidate(Protocol):
+    """What a target kind may look at: a player's seat and status (public facts only)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def status(self) -> Status: ...
+
+
 @dataclass(frozen=True, eq=False)
 class Target:
     """A kind of player a card may target. ``allows(me, candidate)`` sees only public facts:
@@ -41,9 +60,9 @@ class Target:
     and hashed by identity: it keys the legal-target tables built every selection)."""
 
     description: str
-    allows: Callable[[int, object], bool] = field(compare=False, repr=False)
+    allows: Callable[[int, Candidate], bool] = field(compare=False, repr=False)
 
-    def candidates(self, me: int, players) -> list[int]:
+    def candidates(self, me: int, players: Iterable[Candidate]) -> list[int]:
         return [p.seat for p in players if self.allows(me, p)]
 
 
@@ -55,7 +74,7 @@ ANOTHER_ACTIVE_PLAYER = Target(
 LOST_PLAYER = Target("a lost player", lambda me, p: p.status is Status.LOST)
 
 
-def targets_possible(slots) -> bool:
+def targets_possible(slots: Sequence[Sequence[int]]) -> bool:
     """Can every target slot (a list of allowed seats each) get a different player? A card
     whose targets cannot all differ (two "other players" among two players) is unplayable."""
     if len(slots) < 2:  # the usual case, checked every selection: no product needed
@@ -70,10 +89,10 @@ class Ask:
 
     prompt = "Answer"
 
-    def choices(self, card_names: tuple[str, ...]) -> tuple:
+    def choices(self, card_names: tuple[str, ...]) -> tuple[Any, ...]:
         raise NotImplementedError
 
-    def check(self, answer, card_names: tuple[str, ...]):
+    def check(self, answer: object, card_names: tuple[str, ...]) -> Any:
         raise NotImplementedError
 
 
@@ -84,10 +103,10 @@ class NameACard(Ask):
     excluding: tuple[str, ...] = ()
     prompt: str = "Name a card"
 
-    def choices(self, card_names):
+    def choices(self, card_names: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(_nameable(self.excluding, card_names).values())
 
-    def check(self, answer, card_names):
+    def check(self, answer: object, card_names: tuple[str, ...]) -> str:
         wanted = str(answer).strip().lower()
         name = _nameable(self.excluding, card_names).get(wanted)
         if name is not None:
@@ -113,10 +132,10 @@ class NameANumber(Ask):
     high: int = 10
     prompt: str = "Name a number"
 
-    def choices(self, card_names):
+    def choices(self, card_names: tuple[str, ...]) -> tuple[int, ...]:
         return tuple(range(self.low, self.high + 1))
 
-    def check(self, answer, card_names):
+    def check(self, answer: object, card_names: tuple[str, ...]) -> int:
         try:
             number = int(str(answer).strip())
         except ValueError:
@@ -133,10 +152,10 @@ class Choose(Ask):
     options: tuple[str, ...] = ()
     prompt: str = "Choose"
 
-    def choices(self, card_names):
+    def choices(self, card_names: tuple[str, ...]) -> tuple[str, ...]:
         return self.options
 
-    def check(self, answer, card_names):
+    def check(self, answer: object, card_names: tuple[str, ...]) -> str:
         wanted = str(answer).strip().lower()
         for option in self.options:
             if option.lower() == wanted:
@@ -231,6 +250,8 @@ class CardSet:
     def card(self, cls: type) -> Card:
         """Class decorator: turn a card declaration into a ``Card`` and add it to the set."""
         spec = {k: v for k, v in vars(cls).items() if not k.startswith("__")}
+        # Effects may be plain functions or staticmethods (which type checkers understand).
+        spec = {k: v.__func__ if isinstance(v, staticmethod) else v for k, v in spec.items()}
         unknown = set(spec) - _CARD_FIELDS
         if unknown:
             raise ValueError(
@@ -241,11 +262,8 @@ class CardSet:
         name = spec.get("name") or re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
         if not isinstance(name, str) or not slugify(name):
             raise ValueError(f"card {cls.__name__}: name must be a non-empty string, not {name!r}")
-        if "target" in spec and not isinstance(spec["target"], Target):
-            if isinstance(spec["target"], (tuple, list)):
-                raise ValueError(
-                    f"card {name}: several targets are given as 'targets', not 'target'"
-                )
+        if "target" in spec and isinstance(spec["target"], (tuple, list)):
+            raise ValueError(f"card {name}: several targets are given as 'targets', not 'target'")
         targets = spec.get("targets", (spec["target"],) if "target" in spec else ())
         if isinstance(targets, Target):
             targets = (targets,)
@@ -324,7 +342,7 @@ def declaration_problems(card: Card) -> list[str]:
     return problems
 
 
-def _ask_problems(ask) -> list[str]:
+def _ask_problems(ask: object) -> list[str]:
     if ask is None:
         return []
     if isinstance(ask, type) and issubclass(ask, Ask):
@@ -354,7 +372,7 @@ def _ask_problems(ask) -> list[str]:
     return []
 
 
-def _takes(fn, n: int) -> bool:
+def _takes(fn: Callable[..., object], n: int) -> bool:
     """Can ``fn`` be called with ``n`` positional arguments?"""
     try:
         inspect.signature(fn).bind(*range(n))
@@ -393,7 +411,7 @@ class Ongoing(Verbs):
         "card_given",
     )
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         """A handler's name and parameters are checked when the class is declared: a
         misspelt handler would otherwise never be called, and say nothing."""
         super().__init_subclass__(**kwargs)
@@ -417,12 +435,11 @@ class Ongoing(Verbs):
                     f"called: did you mean {close[0]!r}? (handlers: {', '.join(Ongoing.HANDLERS)})"
                 )
 
-    def __init__(self, rounds: int | None | type(...) = ..., **state):
+    def __init__(self, rounds: int | EllipsisType | None = ..., **state: Any):
         if rounds is not ...:
             self.rounds = rounds
         self.__dict__.update(state)
-        # Set by the engine when the effect is added:
-        self.game = None
+        # Set by the engine when the effect is added (and ``game``, declared by Verbs):
         self.owner: int = -1
         self.card: Card | None = None
 
@@ -437,25 +454,27 @@ class Ongoing(Verbs):
     def at_end(self) -> None:
         """Resolves with the "At End of Round" parts."""
 
-    def before_play(self, play) -> None:
+    def before_play(self, play: Play) -> None:
         """Before a play resolves; may cancel or redirect it."""
 
-    def after_play(self, play) -> None:
+    def after_play(self, play: Play) -> None:
         """After a play resolved."""
 
-    def would_lose(self, seat: int, cause) -> bool:
+    def would_lose(self, seat: int, cause: Cause) -> bool:
         """Return True to prevent the loss."""
+        return False
 
-    def would_win(self, seat: int, cause) -> bool:
+    def would_win(self, seat: int, cause: Cause) -> bool:
         """Return True to prevent the win."""
+        return False
 
-    def card_drawn(self, seat: int, card) -> None:
+    def card_drawn(self, seat: int, card: Card) -> None:
         """A player drew a card."""
 
-    def card_discarded(self, seat: int, card, cause) -> None:
+    def card_discarded(self, seat: int, card: Card, cause: Cause) -> None:
         """A card was discarded."""
 
-    def card_given(self, giver: int, receiver: int, card, cause) -> None:
+    def card_given(self, giver: int, receiver: int, card: Card, cause: Cause) -> None:
         """A card changed hands."""
 
     def __repr__(self) -> str:

@@ -20,9 +20,10 @@ in this game implements are ever called, so a game without rule plugins pays not
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Callable
+from functools import cache
+from typing import Any
 
 from spoiler.cards import Card, CardSet, Ongoing, targets_possible
 from spoiler.events import Event, make_event
@@ -112,9 +113,11 @@ class Play(Verbs):
         self.kept = False
 
     @property
-    def target(self) -> int | None:
-        """The first (usually only) target, or None."""
-        return self.targets[0] if self.targets else None
+    def target(self) -> int:
+        """The first (usually only) target; None for a card that targets no one."""
+        # Typed int: a card's own effect reads it only when the card targets someone, and
+        # code that sees any play (hooks, Ongoing handlers) checks it against None.
+        return self.targets[0] if self.targets else None  # type: ignore[return-value]
 
     def __repr__(self) -> str:
         return f"<Play {self.card.id} by {self.player} -> {self.targets} info={self.info!r}>"
@@ -235,6 +238,7 @@ class Game:
         """Play rounds until the game ends."""
         while not self.over:
             self.play_round()
+        assert self.state.result is not None  # the loop runs until there is one
         return self.state.result
 
     def start(self) -> None:
@@ -417,7 +421,7 @@ class Game:
             raise IllegalChoice(f"{card.name} needs {want}")
         if len(targets) > 1 and len(set(targets)) != len(targets):
             raise IllegalChoice(f"{card.name} needs different players as its targets")
-        for target, kind in zip(targets, card.targets):
+        for target, kind in zip(targets, card.targets, strict=True):
             if not (isinstance(target, int) and 0 <= target < len(st.players)):
                 raise IllegalChoice(f"{target!r} is not a player")
             if not kind.allows(seat, st.players[target]):
@@ -823,7 +827,7 @@ class Game:
         )
         return True
 
-    def replace(self, play: Play, card: Card, cause=None) -> bool:
+    def replace(self, play: Play, card: Card | str, cause=None) -> bool:
         """An unresolved play resolves as another card's main effect (``card``: a Card, or
         the name or id of a card in this game; targets and information stay as selected)."""
         if not isinstance(card, Card):
@@ -884,7 +888,8 @@ class Game:
         elif isinstance(cause, Ongoing):
             effect.owner, effect.card = cause.owner, cause.card
         self.state.ongoing.append(effect)
-        for handler in _overridden(type(effect)):  # handler lists follow state.ongoing's order
+        # (The ignores: mypy checks a class object against Hashable as if it were an instance.)
+        for handler in _overridden(type(effect)):  # type: ignore[arg-type]  # handler lists follow state.ongoing's order
             self._handlers[handler].append(effect)
         self._emit(
             "ongoing_added",
@@ -898,7 +903,7 @@ class Game:
         if effect not in st.ongoing:
             return
         st.ongoing.remove(effect)
-        for handler in _overridden(type(effect)):
+        for handler in _overridden(type(effect)):  # type: ignore[arg-type]
             self._handlers[handler].remove(effect)
         if effect.keeps_card and effect.card is not None and effect.card in st.in_play:
             st.in_play.remove(effect.card)
@@ -1005,7 +1010,7 @@ class Game:
 _LEGAL_TABLES: dict[tuple, list[dict]] = {}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _overridden(kind: type) -> frozenset[str]:
     """The handlers an Ongoing subclass overrides (only those are ever called)."""
     return frozenset(h for h in Ongoing.HANDLERS if getattr(kind, h) is not getattr(Ongoing, h))

@@ -50,7 +50,7 @@ class Event:
             out["secret_to"] = sorted(self.secret_to)
         return out
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Event) and self.as_dict() == other.as_dict()
 
     def __repr__(self) -> str:

@@ -16,7 +16,12 @@ records play normal ones. ``tests/test_search.py`` checks that both give the sam
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from spoiler.engine import Game, Play, _playable
+
+if TYPE_CHECKING:
+    from spoiler.views import PlayerView
 
 
 class FastGame(Game):
@@ -88,9 +93,9 @@ class LazyView:
         self.playable = playable
         self.card_names = game.card_names
         self.error = None
-        self.search = None
+        self.search: object = None
         self._game = game
-        self._view = None
+        self._view: PlayerView | None = None
 
     def legal_targets(self, card) -> list[list[int]]:
         legal = self._legal

@@ -18,7 +18,17 @@ Hooks act on the game only through its verbs (``game.lose(seat, cause="myset:rul
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeAlias
+
 import pluggy
+
+if TYPE_CHECKING:
+    from spoiler.cards import Card, CardSet, Ongoing
+    from spoiler.engine import Game, Play, Result
+
+    #: What made something happen: a play, an ongoing effect, a hook's own name, or nothing.
+    Cause: TypeAlias = Play | Ongoing | str | None
 
 hookspec = pluggy.HookspecMarker("spoiler")
 hookimpl = pluggy.HookimplMarker("spoiler")
@@ -26,7 +36,7 @@ hookimpl = pluggy.HookimplMarker("spoiler")
 
 # -- content -----------------------------------------------------------------------------------
 @hookspec
-def spoiler_register_sets(register):
+def spoiler_register_sets(register: Callable[[CardSet], None]) -> None:
     """Called once when plugins load, to collect card sets.
 
     :param register: call ``register(card_set)`` with each ``spoiler.CardSet`` the plugin provides.
@@ -35,7 +45,7 @@ def spoiler_register_sets(register):
 
 
 @hookspec
-def spoiler_register_agents(register):
+def spoiler_register_agents(register: Callable[..., None]) -> None:
     """Called once when plugins load, to collect agents (bots).
 
     :param register: call ``register(kind, factory, description)``; ``factory(seat, seed)``
@@ -46,7 +56,7 @@ def spoiler_register_agents(register):
 
 # -- round phases ------------------------------------------------------------------------------
 @hookspec
-def spoiler_game_start(game):
+def spoiler_game_start(game: Game) -> None:
     """After priorities are given and three cards dealt to each player, before round 1.
 
     :param game: the ``spoiler.Game``.
@@ -55,7 +65,7 @@ def spoiler_game_start(game):
 
 
 @hookspec
-def spoiler_round_start(game):
+def spoiler_round_start(game: Game) -> None:
     """At the start of each round, before players select their cards.
 
     :param game: the ``spoiler.Game``; ``game.round`` is the new round's number.
@@ -64,7 +74,7 @@ def spoiler_round_start(game):
 
 
 @hookspec
-def spoiler_beginning_of_round(game):
+def spoiler_beginning_of_round(game: Game) -> None:
     """After every selection is made, before the "At Beginning of Round" parts resolve.
 
     :param game: the ``spoiler.Game``; ``game.plays`` holds this round's plays.
@@ -73,7 +83,7 @@ def spoiler_beginning_of_round(game):
 
 
 @hookspec
-def spoiler_end_of_round(game):
+def spoiler_end_of_round(game: Game) -> None:
     """After the "At End of Round" parts resolved, before played cards are discarded.
 
     :param game: the ``spoiler.Game``.
@@ -82,7 +92,7 @@ def spoiler_end_of_round(game):
 
 
 @hookspec
-def spoiler_after_draw(game):
+def spoiler_after_draw(game: Game) -> None:
     """After every player who has not lost drew a card, before priorities shift.
 
     :param game: the ``spoiler.Game``.
@@ -91,7 +101,7 @@ def spoiler_after_draw(game):
 
 
 @hookspec
-def spoiler_round_end(game):
+def spoiler_round_end(game: Game) -> None:
     """After priorities shifted, just before the check for the end of the game.
 
     :param game: the ``spoiler.Game``; wins and losses made here count in that check.
@@ -100,7 +110,7 @@ def spoiler_round_end(game):
 
 
 @hookspec
-def spoiler_game_end(game, result):
+def spoiler_game_end(game: Game, result: Result) -> None:
     """Once, when the game has ended.
 
     :param game: the ``spoiler.Game``.
@@ -111,7 +121,7 @@ def spoiler_game_end(game, result):
 
 # -- card effects ------------------------------------------------------------------------------
 @hookspec
-def spoiler_before_play(game, play):
+def spoiler_before_play(game: Game, play: Play) -> None:
     """Before a play's main effect resolves (mid round, in priority order).
 
     :param game: the ``spoiler.Game``.
@@ -123,7 +133,7 @@ def spoiler_before_play(game, play):
 
 
 @hookspec
-def spoiler_after_play(game, play):
+def spoiler_after_play(game: Game, play: Play) -> None:
     """After a play's main effect resolved (not called for cancelled plays).
 
     :param game: the ``spoiler.Game``.
@@ -133,7 +143,7 @@ def spoiler_after_play(game, play):
 
 
 @hookspec(firstresult=True)
-def spoiler_would_lose(game, seat, cause):
+def spoiler_would_lose(game: Game, seat: int, cause: Cause) -> bool | None:
     """When a player would lose (move one step down), before it happens.
 
     :param game: the ``spoiler.Game``.
@@ -145,7 +155,7 @@ def spoiler_would_lose(game, seat, cause):
 
 
 @hookspec(firstresult=True)
-def spoiler_would_win(game, seat, cause):
+def spoiler_would_win(game: Game, seat: int, cause: Cause) -> bool | None:
     """When a player would win (move one step up), before it happens.
 
     :param game: the ``spoiler.Game``.
@@ -156,7 +166,7 @@ def spoiler_would_win(game, seat, cause):
 
 
 @hookspec
-def spoiler_card_drawn(game, seat, card):
+def spoiler_card_drawn(game: Game, seat: int, card: Card) -> None:
     """After a player drew a card (the end-of-round draw or a card's effect; not the deal).
 
     :param game: the ``spoiler.Game``.
@@ -167,7 +177,7 @@ def spoiler_card_drawn(game, seat, card):
 
 
 @hookspec
-def spoiler_card_discarded(game, seat, card, cause):
+def spoiler_card_discarded(game: Game, seat: int, card: Card, cause: Cause) -> None:
     """After a card was discarded from a hand by an effect (played cards are not "discarded").
 
     :param game: the ``spoiler.Game``.
@@ -179,7 +189,7 @@ def spoiler_card_discarded(game, seat, card, cause):
 
 
 @hookspec
-def spoiler_card_given(game, giver, receiver, card, cause):
+def spoiler_card_given(game: Game, giver: int, receiver: int, card: Card, cause: Cause) -> None:
     """After a card moved from one hand to another.
 
     :param game: the ``spoiler.Game``.

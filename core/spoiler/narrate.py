@@ -11,7 +11,7 @@ generic sentence (``data["message"]`` when the event carries one).
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 #: Event kinds that change nothing a player must act on; the CLI prints them quietly.
 MINOR = frozenset(

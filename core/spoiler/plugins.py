@@ -14,8 +14,10 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
+from typing import Any
 
 import pluggy
 
@@ -69,7 +71,7 @@ class SetInfo:
 @dataclass
 class AgentKind:
     kind: str
-    factory: object
+    factory: Callable[[int, int], Any]
     description: str
     plugin: str
 
@@ -89,7 +91,7 @@ class Registry:
 
     @property
     def sets(self) -> dict[str, CardSet]:
-        return {i.name: i.card_set for i in self.set_infos if i.status == "ok"}
+        return {i.name: i.card_set for i in self.set_infos if i.status == "ok" and i.card_set}
 
     def card_sets(self, names: list[str] | None = None) -> list[CardSet]:
         """The named sets (all usable sets when None); UnknownName names what is missing."""
@@ -390,10 +392,10 @@ def _collect_agents(registry: Registry) -> None:
         name = impl.plugin_name
         found: dict = {}
 
-        def register(kind, factory, description="", _found=found):
+        def register(kind, factory, description="", _found=found, _name=name):
             if kind in registry.agents or kind in _found:
                 raise _SetProblem(f"bot kind {kind!r} is already taken")
-            _found[kind] = AgentKind(kind, factory, description, name)
+            _found[kind] = AgentKind(kind, factory, description, _name)
 
         try:
             _call_one(registry.pm, "spoiler_register_agents", impl, register=register)

@@ -15,6 +15,7 @@ field or the round at fault. The format is documented field by field in docs/rec
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -22,6 +23,7 @@ import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import tomli_w
 
@@ -156,10 +158,8 @@ class Record:
             os.chmod(tmp, _mode_for(path))
             os.replace(tmp, path)
         except BaseException:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            except OSError:
-                pass
             raise
 
 
@@ -324,7 +324,7 @@ def parse(data: dict) -> Record:
 class _Reader:
     """Reads typed fields of one TOML table, naming the field in every error."""
 
-    def __init__(self, data, prefix: str, kind: type = dict):
+    def __init__(self, data, prefix: str, kind: type[Any] = dict):
         if not isinstance(data, kind):
             raise RecordError(f"{prefix.rstrip('.') or 'record'}: expected a table")
         self.data, self.prefix = data, prefix
@@ -443,11 +443,11 @@ def check_installed(record: Record, registry) -> dict:
         raise RecordError("sets: " + "; ".join(problems))
     sets = registry.sets
     cards = {c.id for entry in record.sets for c in sets[entry.name].cards}
-    for entry in record.rounds:
-        for seat, sel in entry.selections.items():
+    for played in record.rounds:
+        for seat, sel in played.selections.items():
             if sel["card"] not in cards:
                 raise RecordError(
-                    f"round {entry.round}: {record.names[seat]} selects "
+                    f"round {played.round}: {record.names[seat]} selects "
                     f"{sel['card']!r}, which is not a card of this game's sets"
                 )
     return {entry.name: sets[entry.name] for entry in record.sets}
@@ -597,6 +597,7 @@ class Recorder:
 
 def _result(game: Game, digest: str) -> dict:
     result = game.result
+    assert result is not None  # only finished games are summed up
     return {
         "kind": result.kind,
         "winners": list(result.winners),

@@ -96,7 +96,7 @@ def _copy_state(st: GameState, game: Game) -> GameState:
 
 def _rebuild_handlers(new: Game, old: Game) -> None:
     """The copy's handler lists: the copied effects, in the same order as the original's."""
-    twin_of = {id(a): b for a, b in zip(old.state.ongoing, new.state.ongoing)}
+    twin_of = {id(a): b for a, b in zip(old.state.ongoing, new.state.ongoing, strict=True)}
     new._handlers = {
         handler: [twin_of[id(e)] for e in effects if id(e) in twin_of]
         for handler, effects in old._handlers.items()
@@ -180,7 +180,7 @@ def determinize(
     for other in st.players:
         if other.seat == seat:
             continue
-        sure = []
+        sure: list = []
         for card_id in known.get(other.seat, ()):
             if unseen[card_id] > 0 and len(sure) < len(other.hand):
                 unseen[card_id] -= 1
@@ -197,7 +197,7 @@ def determinize(
             other.known = {}
     st.deck = pool  # what is left: as many cards as the real deck, in a new order
     st.rng = random.Random(rng.getrandbits(64))
-    new.seed = None
+    new.seed = None  # type: ignore[assignment]  # a determinization is never recorded
     new.decisions = [
         {"round": r["round"], "selections": {}, "answers": []} for r in game.decisions[-1:]
     ]

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import enum
 import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spoiler.engine import Result
 
 
 class Status(enum.IntEnum):
@@ -69,6 +73,6 @@ class GameState:
         self.plays: list = []
         self.rng = random.Random(seed)
         self.log: list = []
-        self.result = None
+        self.result: Result | None = None
         #: The deck as built at game start, for the conservation check.
         self.built: list = []

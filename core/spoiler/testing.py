@@ -15,10 +15,13 @@ Seats whose selection is not scripted play a uniformly random legal card.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
+from typing import Any
 
 from spoiler.agents import RandomAgent
 from spoiler.cards import Card, CardSet
 from spoiler.engine import Game, Seat
+from spoiler.events import Event
 from spoiler.state import Status
 from spoiler.views import PlayerView, Question, Selection
 
@@ -115,7 +118,7 @@ def play_round(
     return game.state.log[start:]
 
 
-def kinds(events) -> list[str]:
+def kinds(events: Iterable[Event]) -> list[str]:
     return [e.kind for e in events]
 
 
@@ -158,7 +161,7 @@ class FakeEntryPoint:
     def __init__(
         self,
         name: str,
-        plugin=None,
+        plugin: object = None,
         *,
         dist: str | None = None,
         version: str = "1.0",
@@ -169,7 +172,7 @@ class FakeEntryPoint:
         self.error = error
         self.dist = _Distribution(dist or f"spoiler-{name}", version)
 
-    def load(self):
+    def load(self) -> Any:
         if self.error is not None:
             raise self.error
         return self.plugin

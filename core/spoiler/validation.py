@@ -343,6 +343,7 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
             )
         else:
             report.rounds += game.round
+            assert game.result is not None  # the game is over
             report.draws += game.result.kind == "draw"
         report.games += 1
         if progress is not None:

@@ -9,9 +9,12 @@ player's hand or a selection that has not been revealed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from spoiler.state import Status
+
+if TYPE_CHECKING:
+    from spoiler.cards import Card
 
 
 class PlayerInfo(NamedTuple):
@@ -91,7 +94,7 @@ class PlayerView:
     def others(self) -> list[PlayerInfo]:
         return [p for p in self.players if p.seat != self.seat]
 
-    def legal_targets(self, card) -> list[list[int]]:
+    def legal_targets(self, card: Card) -> list[list[int]]:
         """For each target the card asks for, the seats this player may choose."""
         legal = self._legal
         kinds = card.targets

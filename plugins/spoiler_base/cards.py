@@ -7,6 +7,8 @@ every card and ruling.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from spoiler.cards import (
     ANOTHER_ACTIVE_PLAYER,
     ANOTHER_PLAYER,
@@ -17,6 +19,9 @@ from spoiler.cards import (
     Ongoing,
 )
 from spoiler.state import Status
+
+if TYPE_CHECKING:
+    from spoiler.engine import Play
 
 base = CardSet(
     "base",
@@ -55,7 +60,8 @@ class MirrorEffect(Ongoing):
     rounds = 1
 
     def __init__(self):
-        super().__init__(used=False)
+        super().__init__()
+        self.used = False
 
     def before_play(self, play):
         if self.used or play.player == self.owner or self.owner not in play.targets:
@@ -70,7 +76,8 @@ class HexEffect(Ongoing):
     rounds = 3
 
     def __init__(self, victim: int):
-        super().__init__(victim=victim)
+        super().__init__()
+        self.victim = victim
 
     def would_win(self, seat, cause):
         return seat == self.victim
@@ -88,7 +95,8 @@ class Accuse:
         "longer in their hand and does not count.",
     )
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         if play.holds(play.target, play.info):
             play.lose(play.target)
 
@@ -104,9 +112,10 @@ class Standoff:
     ask = NameANumber(1, 3)
     rulings = ("The chosen player answers when Standoff resolves, even if they have lost by then.",)
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         answer = play.ask(play.target, "Standoff: name a number from 1 to 3", ("1", "2", "3"))
-        if int(answer) == play.info:
+        if answer == str(play.info):
             play.lose(play.target)
 
 
@@ -123,7 +132,8 @@ class Ambush:
         "A cancelled card still counts: it is the card they selected.",
     )
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         theirs = play.play_of(play.target)
         if theirs is not None and play.player in theirs.targets:
             play.lose(play.target)
@@ -136,7 +146,8 @@ class Assassin:
     target = ANOTHER_ACTIVE_PLAYER
     rulings = ("Priority changes made earlier this round (Haste, Delay) count.",)
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         if play.priority_of(play.player) == 1:
             play.lose(play.target)
 
@@ -151,7 +162,8 @@ class Shield:
         "A Spoiler that cancels Shield comes too late: the shield is already up.",
     )
 
-    def at_beginning(play):
+    @staticmethod
+    def at_beginning(play: Play) -> None:
         play.add_ongoing(ShieldEffect())
 
 
@@ -169,7 +181,8 @@ class Mirror:
         "resolving, so it cancels nothing.",
     )
 
-    def at_beginning(play):
+    @staticmethod
+    def at_beginning(play: Play) -> None:
         play.add_ongoing(MirrorEffect())
 
 
@@ -187,7 +200,8 @@ class Spoiler:
         "cancelled card's mid-round effect and At End of Round part do not.",
     )
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         theirs = play.play_of(play.target)
         if theirs is not None:
             play.cancel(theirs)
@@ -202,7 +216,8 @@ class Jewel:
         "The Jewel you play does not count; one more must be in your hand when it resolves.",
     )
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         if play.holds(play.player, "Jewel"):
             play.win(play.player)
 
@@ -218,7 +233,8 @@ class Prophecy:
     ask = NameACard()
     rulings = ("A cancelled card still counts: it is the card they selected.",)
 
-    def at_end(play):
+    @staticmethod
+    def at_end(play: Play) -> None:
         theirs = play.play_of(play.target)
         if theirs is not None and theirs.card.name == play.info:
             play.win(play.player)
@@ -235,7 +251,8 @@ class Crown:
         "before anyone draws.",
     )
 
-    def at_end(play):
+    @staticmethod
+    def at_end(play: Play) -> None:
         mine = len(play.hand(play.player))
         others = [
             len(play.hand(seat))
@@ -254,7 +271,8 @@ class Treasure:
     copies = 3
     rulings = ("Tokens are public and stay all game, even when the win is prevented.",)
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         if play.add_counter(play.player, TREASURE) >= TREASURE_TO_WIN:
             play.win(play.player)
 
@@ -266,7 +284,8 @@ class Hex:
     target = ANOTHER_PLAYER
     rulings = ("A hexed lost player cannot be brought back by Revive either: that is a win too.",)
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         play.add_ongoing(HexEffect(play.target))
 
 
@@ -277,7 +296,8 @@ class Revive:
     target = LOST_PLAYER
     rulings = ("Revive can be selected only when some player has lost.",)
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         if play.status(play.target) is Status.LOST:
             play.win(play.target)
 
@@ -289,7 +309,8 @@ class Haste:
     copies = 2
     rulings = ("From next round on, priorities shift as if Haste had not been played.",)
 
-    def at_beginning(play):
+    @staticmethod
+    def at_beginning(play: Play) -> None:
         play.change_priority(play.player, 1, this_round=True)
 
 
@@ -305,7 +326,8 @@ class Delay:
         "At the end of the round priorities shift as usual, so next round they are second to last.",
     )
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         play.change_priority(play.target, len(play.seats))
 
 
@@ -316,7 +338,8 @@ class Swap:
     copies = 2
     target = ANOTHER_PLAYER
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         play.swap_hands(play.player, play.target)
 
 
@@ -327,7 +350,8 @@ class Tribute:
     target = ANOTHER_PLAYER
     rulings = ("If their hand is empty, nothing happens.",)
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         choice = _choose_from_hand(
             play, play.target, f"Give {play.name_of(play.player)} which card?"
         )
@@ -342,7 +366,8 @@ class Purge:
     target = ANOTHER_PLAYER
     rulings = ("If their hand is empty, nothing happens.",)
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         choice = _choose_from_hand(play, play.target, "Discard which card?")
         if choice is not None:
             play.discard(play.target, choice)
@@ -353,7 +378,8 @@ class Supply:
     text = "Draw two cards."
     copies = 2
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         play.draw(play.player, 2)
 
 
@@ -364,7 +390,8 @@ class Spyglass:
     copies = 2
     target = ANOTHER_PLAYER
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         play.reveal(play.target, play.player)
 
 
@@ -384,7 +411,8 @@ class Echo:
         "The same targets means a card that targeted you now targets you from your own play.",
     )
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         theirs = play.play_of(play.target)
         if (
             theirs is not None

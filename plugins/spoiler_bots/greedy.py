@@ -19,6 +19,7 @@ than its ``PlayerView``.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from spoiler.agents import bot_rng
 from spoiler.state import Status
@@ -76,7 +77,7 @@ class GreedyAgent:
         for card in view.playable:
             slots = view.legal_targets(card)
             if len(slots) == 1:
-                choices = [(seat,) for seat in slots[0]]
+                choices: list[tuple[int, ...]] = [(seat,) for seat in slots[0]]
             elif slots:
                 choices = [self._distinct(slots)]
             else:
@@ -89,6 +90,7 @@ class GreedyAgent:
                 score += self.rng.random() * 0.5  # break ties, differently each game
                 if best_score is None or score > best_score:
                     best, best_score = Selection(card, targets, info), score
+        assert best is not None  # an agent is asked to select only when it has a playable card
         return best
 
     def _distinct(self, slots) -> tuple[int, ...]:
@@ -150,7 +152,7 @@ class _Reading:
         threat = 3.0 * tokens + (10 if p.status is Status.WON else 0)
         threat += max(0, p.hand_size - self.me.hand_size)  # a Crown needs the biggest hand
         known = Counter(self.known_hand(p.seat))
-        if known["Jewel"] >= 2 or known["Treasure"] and tokens == TREASURE_TO_WIN - 1:
+        if known["Jewel"] >= 2 or (known["Treasure"] and tokens == TREASURE_TO_WIN - 1):
             threat += 6
         return threat
 
@@ -185,7 +187,7 @@ class _Reading:
         """(score, information to give) for playing ``card`` at ``targets``."""
         name = card.name
         me, view = self.me, self.view
-        target = targets[0] if targets else None
+        target: Any = targets[0] if targets else None  # only read by cards that target
         aim = self.aim(target) if target is not None else 0.0
         can_win = me.seat not in self.hexed
         # Remaining hand after this card leaves it.

@@ -47,11 +47,14 @@ def _root(
         raise typer.Exit()
 
 
-from spoiler.cli import play  # noqa: E402  (registers its commands on app)
-from spoiler.cli import info  # noqa: E402
-from spoiler.cli import cards  # noqa: E402
-from spoiler.cli import records  # noqa: E402
-from spoiler.cli import sets  # noqa: E402
+# Each module registers its commands on app when imported, in the order --help lists them.
+# isort: off
+from spoiler.cli import play  # noqa: E402, F401
+from spoiler.cli import info  # noqa: E402, F401
+from spoiler.cli import cards  # noqa: E402, F401
+from spoiler.cli import records  # noqa: E402, F401
+from spoiler.cli import sets  # noqa: E402, F401
+# isort: on
 
 
 def main() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-from typing import Optional
 
 import typer
 
@@ -80,7 +79,7 @@ def _usable_sets(set_name: str | None):
 
 @cards_app.command("list", epilog=examples("spoiler cards list", "spoiler cards list --set base"))
 def list_cards(
-    set_name: Optional[str] = typer.Option(
+    set_name: str | None = typer.Option(
         None, "--set", metavar="NAME", help="Only this set's cards."
     ),
 ) -> None:

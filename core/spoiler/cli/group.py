@@ -12,7 +12,10 @@ from typer.core import TyperGroup
 try:  # Typer 0.28 carries its own copy of click; earlier ones depend on click itself.
     from typer._click.exceptions import ClickException, UsageError
 except ImportError:  # pragma: no cover
-    from click.exceptions import ClickException, UsageError
+    from click.exceptions import (  # type: ignore[no-redef,import-not-found,unused-ignore]
+        ClickException,
+        UsageError,
+    )
 
 #: The order of ``spoiler --help``: playing first, then records, cards, authoring, the rest.
 #: A command not named here (a new one) is listed after these, in the order it was added.
@@ -55,7 +58,10 @@ class SpoilerGroup(TyperGroup):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+    # (windows_expand_args, positional in click's signature, is passed on through **extra.)
+    def main(  # type: ignore[override]
+        self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra
+    ):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:

@@ -42,7 +42,7 @@ class HumanAgent:
         self._sit_down(view)
         if view.error:
             self._refused(f"That answer was refused: {view.error}.")
-        asker = self.screen.game.cards_by_id.get(question.cause)
+        asker = self.screen.game.cards_by_id.get(question.cause or "")
         prompt = question.prompt
         if asker is not None and prompt.lower().startswith(asker.name.lower() + ":"):
             prompt = prompt[len(asker.name) + 1 :].strip()  # "Standoff asks you: name a …"
@@ -175,7 +175,7 @@ class HumanAgent:
 
     def _choose_targets(self, view: PlayerView, card) -> tuple[int, ...]:
         chosen: list[int] = []
-        for kind, seats in zip(card.targets, view.legal_targets(card)):
+        for kind, seats in zip(card.targets, view.legal_targets(card), strict=True):
             seats = [s for s in seats if s not in chosen] or seats
             self.console.print(Text(f"{card.name}: choose {kind.description}."))
             # Players are numbered as in the table (seat + 1), so the numbers stay the same.

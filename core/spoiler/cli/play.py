@@ -8,8 +8,8 @@ game, and ``run_game`` plays it round by round on a ``Screen``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Optional
 
 import typer
 
@@ -87,7 +87,7 @@ def seat_players(registry, humans: list[str], bots: int, bot_kind: str, seed: in
 
     hot_seat = len(humans) > 1
     seats = [Seat(name, HumanAgent(screen, hot_seat=hot_seat), "human") for name in humans]
-    for i, name in enumerate(bot_names(humans, bots)):
+    for name in bot_names(humans, bots):
         seat = len(seats)
         seats.append(Seat(name, registry.agent(bot_kind, seat, seed), bot_kind))
     return seats
@@ -107,7 +107,7 @@ def new_game(
     return Game(card_sets, seats, seed, max_rounds=max_rounds, hooks=hooks, strict=strict)
 
 
-def run_game(game, screen, after_round: Optional[Callable] = None):
+def run_game(game, screen, after_round: Callable | None = None):
     """Play ``game`` to its end on ``screen``, narrating each round's events as the screen's
     reader sees them. ``after_round(game)`` is called after every whole round.
 
@@ -149,14 +149,14 @@ def run_game(game, screen, after_round: Optional[Callable] = None):
     )
 )
 def play(
-    players: Optional[str] = typer.Option(
+    players: str | None = typer.Option(
         None,
         "--players",
         metavar="NAMES",
         help="Human players at this keyboard, comma-separated (e.g. alice,bob). "
         'Default: one human, "You", against three bots.',
     ),
-    bots: Optional[int] = typer.Option(
+    bots: int | None = typer.Option(
         None,
         "--bots",
         metavar="N",
@@ -169,13 +169,13 @@ def play(
         help="The kind of every bot: greedy (plays to win) or random (any legal move), "
         "or a kind a plugin adds; `spoiler plugins` lists them all.",
     ),
-    sets: Optional[str] = typer.Option(
+    sets: str | None = typer.Option(
         None,
         "--sets",
         metavar="NAMES",
         help="Card sets to play with, comma-separated. Default: every installed set.",
     ),
-    seed: Optional[int] = typer.Option(
+    seed: int | None = typer.Option(
         None,
         "--seed",
         metavar="N",
@@ -189,7 +189,7 @@ def play(
         "--strict",
         help="Stop the game when a card's effect fails, instead of letting it fizzle.",
     ),
-    record: Optional[Path] = typer.Option(
+    record: Path | None = typer.Option(
         None,
         "--record",
         metavar="FILE",

@@ -119,7 +119,7 @@ def replay(
                 try:
                     screen.read(f"Press Enter for round {entry.round}.")
                 except (EOFError, KeyboardInterrupt):
-                    raise typer.Exit(INTERRUPTED)
+                    raise typer.Exit(INTERRUPTED) from None
             game.play_round()
             first = first or recorder.round_played(game)
             screen.catch_up()
@@ -165,6 +165,7 @@ def _verify(file: Path, record, registry) -> None:
         raise typer.Exit(DIFFERS)
     matched = f"{file}: OK: {len(record.rounds)} rounds, {len(game.state.log)} events"
     if record.over:
+        assert game.result is not None  # the replay matched a finished record
         names = [p.name for p in game.state.players]
         out.print(
             f"{matched} and the result match the record (result: {game.result.describe(names)})",

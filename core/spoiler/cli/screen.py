@@ -12,6 +12,7 @@ Who reads the shared screen decides what it tells:
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.padding import Padding
@@ -21,6 +22,9 @@ from rich.text import Text
 from spoiler.narrate import MINOR, narrate, ordinal
 from spoiler.state import Status
 from spoiler.views import PlayerInfo
+
+if TYPE_CHECKING:
+    from spoiler.engine import Game
 
 #: The reader of a watched game of bots: sees every event and every hand.
 EVERYTHING = "everything"
@@ -42,18 +46,19 @@ EVENT_STYLE = {
 class Screen:
     """One terminal, following one game."""
 
+    game: Game  # the game it follows, from follow() on
+
     def __init__(self, console: Console, reader=EVERYTHING, stdin=None):
         self.console = console
         self.reader = reader
         self._stdin = stdin
-        self.game = None
         self.told = 0  # how many of the game's events have been narrated
 
     @property
     def stdin(self):
         return self._stdin or sys.stdin
 
-    def follow(self, game) -> None:
+    def follow(self, game: Game) -> None:
         self.game = game
         self.told = 0
 
@@ -121,7 +126,7 @@ class Screen:
             counters = ", ".join(
                 f"{k.rpartition(':')[2]} {v}" for k, v in sorted(p.counters.items()) if v
             )
-            row = [
+            row: list[str | Text] = [
                 str(p.seat + 1),
                 name,
                 ordinal(p.priority),

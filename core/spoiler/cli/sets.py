@@ -3,8 +3,6 @@ whether it works, and what each plugin hooks into."""
 
 from __future__ import annotations
 
-from typing import List, Optional
-
 import typer
 
 from spoiler.cli import app
@@ -89,7 +87,7 @@ def list_sets(
     ),
 )
 def validate_sets(
-    names: Optional[List[str]] = typer.Argument(
+    names: list[str] | None = typer.Argument(
         None, metavar="[NAMES]...", help="Sets to validate (default: every usable set)."
     ),
     games: int = typer.Option(200, "--games", min=0, help="Random-bot games per set."),

@@ -13,7 +13,6 @@ so they run only in games that use this set):
 from __future__ import annotations
 
 from spoiler import hookimpl
-
 from spoiler_chrono.cards import APPOINTMENT, FUSE, HOURGLASS_FULL, SUNDIAL, TIME, chrono
 
 __all__ = ["chrono", "spoiler_register_sets", "spoiler_round_start", "spoiler_round_end"]

@@ -7,7 +7,12 @@ and a full hourglass wins at each round's end.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from spoiler.cards import ANOTHER_PLAYER, ANY_PLAYER, CardSet, NameANumber
+
+if TYPE_CHECKING:
+    from spoiler.engine import Play
 
 chrono = CardSet(
     "chrono",
@@ -54,7 +59,8 @@ class Hourglass:
     text = "Gain 2 time tokens."
     copies = 3
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         gain(play, play.player, 2)
 
 
@@ -64,7 +70,8 @@ class Sundial:
     copies = 2
     rulings = ("Sundials stay all game, and keep shining for a player who has lost.",)
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         play.add_counter(play.player, SUNDIAL, 1)
 
 
@@ -82,7 +89,8 @@ class TimeBomb:
         "before anyone selects.",
     )
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         light_fuse(play, play.target)
 
 
@@ -92,7 +100,8 @@ class Defuse:
     copies = 2
     target = ANY_PLAYER
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         fuse = play.counter(play.target, FUSE)
         if fuse:
             play.add_counter(play.target, FUSE, -fuse)
@@ -105,7 +114,8 @@ class TimeThief:
     copies = 2
     target = ANOTHER_PLAYER
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         taken = min(2, play.counter(play.target, TIME))
         if taken:
             play.add_counter(play.target, TIME, -taken)
@@ -120,7 +130,8 @@ class Rewind:
         "A player who has lost this round and rewinds is back in play (win and lose cancel out).",
     )
 
-    def at_end(play):
+    @staticmethod
+    def at_end(play: Play) -> None:
         if spend(play, play.player, 3):
             play.win(play.player)
 
@@ -130,7 +141,8 @@ class Stopwatch:
     text = "At Beginning of Round: gain 1 time token, and 1 more if you are 1st in priority."
     copies = 2
 
-    def at_beginning(play):
+    @staticmethod
+    def at_beginning(play: Play) -> None:
         gain(play, play.player, 2 if play.priority_of(play.player) == 1 else 1)
 
 
@@ -139,7 +151,8 @@ class HeadStart:
     text = "If you have a time token, spend it: you become 1st in priority from now on."
     copies = 1
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         if spend(play, play.player, 1):
             play.change_priority(play.player, 1)
 
@@ -154,7 +167,8 @@ class Paradox:
     target = ANOTHER_PLAYER
     rulings = ("With equal time tokens nothing happens.",)
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         mine, theirs = play.counter(play.player, TIME), play.counter(play.target, TIME)
         if theirs > mine:
             play.lose(play.target)
@@ -167,7 +181,8 @@ class BorrowedTime:
     text = f"Gain 4 time tokens, and light a {FUSE_LENGTH}-round fuse on yourself."
     copies = 1
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         gain(play, play.player, 4)
         light_fuse(play, play.player)
 
@@ -185,6 +200,7 @@ class Appointment:
         "The appointment is kept even if the player has lost.",
     )
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         when = play.game.round + play.info
         play.add_counter(play.player, APPOINTMENT, when - play.counter(play.player, APPOINTMENT))

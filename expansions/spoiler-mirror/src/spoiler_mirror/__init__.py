@@ -12,7 +12,6 @@ so they run only in games that use this set):
 from __future__ import annotations
 
 from spoiler import hookimpl
-
 from spoiler_mirror.cards import CRYSTAL_HEART, HAND_MIRROR, mirror
 
 SHATTER = "mirror:shatter"

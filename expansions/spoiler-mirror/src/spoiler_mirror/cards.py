@@ -8,7 +8,12 @@ replace what would happen.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from spoiler.cards import ANOTHER_PLAYER, CardSet, NameACard, Ongoing
+
+if TYPE_CHECKING:
+    from spoiler.engine import Play
 
 mirror = CardSet(
     "mirror",
@@ -86,7 +91,8 @@ class SmokeEffect(OnceEffect):
     rounds = 1
 
     def __init__(self, card_name: str):
-        super().__init__(card_name=card_name)
+        super().__init__()
+        self.card_name = card_name
 
     def before_play(self, play):
         if (
@@ -105,7 +111,8 @@ class ScapegoatEffect(OnceEffect):
     rounds = 1
 
     def __init__(self, scapegoat: int):
-        super().__init__(scapegoat=scapegoat)
+        super().__init__()
+        self.scapegoat = scapegoat
 
     def would_lose(self, seat, cause):
         if self.spent or seat != self.owner:
@@ -121,7 +128,8 @@ class MartyrEffect(OnceEffect):
     rounds = 1
 
     def __init__(self, protected: int):
-        super().__init__(protected=protected)
+        super().__init__()
+        self.protected = protected
 
     def would_lose(self, seat, cause):
         if self.spent or seat != self.protected:
@@ -137,7 +145,8 @@ class EnvyEffect(OnceEffect):
     rounds = 1
 
     def __init__(self, envied: int):
-        super().__init__(envied=envied)
+        super().__init__()
+        self.envied = envied
 
     def would_win(self, seat, cause):
         if self.spent or seat != self.envied:
@@ -179,7 +188,8 @@ class HandMirror:
         "A hand mirror turns a card back before any ongoing effect sees it.",
     )
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         play.add_counter(play.player, HAND_MIRROR, 1)
 
 
@@ -192,7 +202,8 @@ class CrystalHeart:
         "Crystal hearts stay until they break, across rounds; each prevents one loss.",
     )
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         play.add_counter(play.player, CRYSTAL_HEART, 1)
 
 
@@ -204,7 +215,8 @@ class Decoy:
     )
     copies = 2
 
-    def at_beginning(play):
+    @staticmethod
+    def at_beginning(play: Play) -> None:
         play.add_ongoing(DecoyEffect())
 
 
@@ -220,7 +232,8 @@ class Misdirection:
         "already targets; with no one to choose, the card reaches you.",
     )
 
-    def at_beginning(play):
+    @staticmethod
+    def at_beginning(play: Play) -> None:
         play.add_ongoing(MisdirectionEffect())
 
 
@@ -234,7 +247,8 @@ class SmokeAndMirrors:
     copies = 1
     ask = NameACard(excluding=("Smoke and Mirrors",))
 
-    def at_beginning(play):
+    @staticmethod
+    def at_beginning(play: Play) -> None:
         play.add_ongoing(SmokeEffect(play.info))
 
 
@@ -248,7 +262,8 @@ class Scapegoat:
     target = ANOTHER_PLAYER
     rulings = ("If the scapegoat's own loss is prevented, you still do not lose.",)
 
-    def at_beginning(play):
+    @staticmethod
+    def at_beginning(play: Play) -> None:
         play.add_ongoing(ScapegoatEffect(play.target))
 
 
@@ -261,7 +276,8 @@ class Martyr:
     copies = 1
     target = ANOTHER_PLAYER
 
-    def at_beginning(play):
+    @staticmethod
+    def at_beginning(play: Play) -> None:
         play.add_ongoing(MartyrEffect(play.target))
 
 
@@ -274,7 +290,8 @@ class Envy:
     copies = 1
     target = ANOTHER_PLAYER
 
-    def at_beginning(play):
+    @staticmethod
+    def at_beginning(play: Play) -> None:
         play.add_ongoing(EnvyEffect(play.target))
 
 
@@ -286,7 +303,8 @@ class LastStand:
     )
     copies = 2
 
-    def at_beginning(play):
+    @staticmethod
+    def at_beginning(play: Play) -> None:
         play.add_ongoing(LastStandEffect())
 
 
@@ -300,7 +318,8 @@ class Shatter:
     target = ANOTHER_PLAYER
     rulings = ("A hand mirror does not turn Shatter back: Shatter breaks it.",)
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         broken = 0
         for token in (HAND_MIRROR, CRYSTAL_HEART):
             count = play.counter(play.target, token)
@@ -317,6 +336,7 @@ class LookingGlass:
     copies = 1
     target = ANOTHER_PLAYER
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         play.reveal(play.target, play.player)
         play.reveal(play.player, play.target)
