@@ -121,8 +121,9 @@ def test_the_round_limit_ends_the_game_as_a_draw():
         "--bots", 8, "--bot", "random", "--seed", 1, "--sets", "base", "--max-rounds", 1
     )
     assert result.exit_code == 0
-    last = result.stdout.strip().splitlines()[-1]
+    *_, last, seed = result.stdout.strip().splitlines()
     assert last == "Draw: the round limit of 1 was reached with no winner." or " won " in last
+    assert seed == "Seed: 1 (replay with --seed 1)."
 
 
 # -- a human against bots ------------------------------------------------------------------

@@ -241,7 +241,8 @@ def test_play_record_then_replay_ends_with_the_same_lines(tmp_path):
     assert replayed.exit_code == 0, replayed.stderr
     tail = played.stdout.splitlines()[-20:]
     assert replayed.stdout.splitlines()[-20:] == tail
-    assert "won" in tail[-1] or "lost" in tail[-1] or "Draw" in tail[-1]
+    assert "won" in tail[-2] or "lost" in tail[-2] or "Draw" in tail[-2]
+    assert tail[-1] == "Seed: 21 (replay with --seed 21)."
 
 
 def test_replay_verify_says_the_record_matches(tmp_path, registry):
@@ -342,7 +343,7 @@ def test_a_human_game_stopped_mid_game_is_resumed_and_replayed_to_the_same_end(t
     recorded = len(records.load(path).rounds)
     assert recorded == 2  # the input ran out in round 3
 
-    resumed = cli("resume", path, input="2\n" * 400)
+    resumed = cli("resume", path, input="2\n1\n" * 400)  # "1" when "2" is refused
     assert resumed.exit_code == 0, resumed.stderr
     assert f"That was round {recorded}, where the record stopped." in resumed.stdout
     record = records.load(path)
@@ -817,12 +818,14 @@ def test_quit_with_ctrl_c_save_resume_finish_and_replay_in_a_terminal(tmp_path):
     answer_everything(child)
     child.close()
     assert child.exitstatus == 0
-    end = child.before.strip().splitlines()[-2].strip()  # then "Saved to spoiler-12.toml."
+    # The result, the seed (told now that the game is over), then "Saved to spoiler-12.toml."
+    end, seed = (line.strip() for line in child.before.strip().splitlines()[-3:-1])
     assert re.search(r"won|Draw|Everyone lost", end), end
+    assert seed == "Seed: 12 (replay with --seed 12)."
 
     child = terminal("replay", "spoiler-12.toml", cwd=tmp_path)
     child.expect(EOF)
     child.close()
     assert child.exitstatus == 0
-    assert child.before.strip().splitlines()[-1].strip() == end
+    assert [line.strip() for line in child.before.strip().splitlines()[-2:]] == [end, seed]
     assert "Traceback" not in child.before

@@ -256,11 +256,8 @@ class Game:
             "game_started",
             None,
             None,
-            {
-                "players": [p.name for p in st.players],
-                "seed": self.seed,
-                "sets": [s.name for s in self.sets],
-            },
+            # No seed: it decides every hand, so it is told only when the game ends.
+            {"players": [p.name for p in st.players], "sets": [s.name for s in self.sets]},
         )
         self._emit("priorities", None, None, {"order": list(st.priority)})
         for seat in st.priority:
@@ -572,7 +569,10 @@ class Game:
             return
         st.result = result
         self._emit(
-            "game_over", None, None, {"result": result.kind, "winners": list(result.winners)}
+            "game_over",
+            None,
+            None,
+            {"result": result.kind, "winners": list(result.winners), "seed": self.seed},
         )
         self._hook("spoiler_game_end", game=self, result=result)
 

@@ -49,7 +49,8 @@ def spoiler_register_agents(register: Callable[..., None]) -> None:
     """Called once when plugins load, to collect agents (bots).
 
     :param register: call ``register(kind, factory, description)``; ``factory(seat, seed)``
-        returns an object with ``select(view)`` and ``answer(view, question)``.
+        returns an object with ``select(view)`` and ``answer(view, question)``. ``seed`` is
+        the bot's own, derived one-way from the game's secret seed (``spoiler.seeds``).
     :return: ignored.
     """
 

@@ -184,7 +184,7 @@ def _s(event, key, default=None):
 _SENTENCES: dict[str, Callable] = {
     "game_started": lambda t, e: (
         f"A game of Spoiler begins: {join(e.data.get('players', []))}, "
-        f"playing with {join(e.data.get('sets', []))} (seed {e.data.get('seed')})."
+        f"playing with {join(e.data.get('sets', []))}."
     ),
     "priorities": lambda t, e: (
         "Priorities: "

@@ -110,12 +110,16 @@ class Registry:
             chosen.append(usable[name])
         return chosen
 
-    def agent(self, kind: str, seat: int, seed: int):
+    def agent(self, kind: str, seat: int, game_seed: int):
+        """A bot of ``kind`` for ``seat``. Its factory gets a seed derived one-way from the
+        game's seed (``spoiler.seeds.bot_seed``), never the game's seed itself."""
         if kind not in self.agents:
             raise UnknownName(
                 f"no bot kind {kind!r} (installed: {', '.join(sorted(self.agents)) or 'none'})"
             )
-        return self.agents[kind].factory(seat, seed)
+        from spoiler.seeds import bot_seed
+
+        return self.agents[kind].factory(seat, bot_seed(game_seed, seat, kind))
 
     def game_hooks(self, set_names) -> dict:
         """Hook callers for a game with these sets: a plugin's phase and effect hooks take part

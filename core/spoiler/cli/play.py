@@ -80,7 +80,7 @@ def reader_for(humans: list[str]):
 
 
 def seat_players(registry, humans: list[str], bots: int, bot_kind: str, seed: int, screen):
-    """The seats: humans first, then the bots, each bot seeded by the game's seed and its seat.
+    """The seats: humans first, then the bots, each bot seeded one-way from the game's seed.
     Raises ``spoiler.plugins.UnknownName`` for a bot kind that is not installed."""
     from spoiler.cli.human import HumanAgent
     from spoiler.engine import Seat
@@ -135,6 +135,8 @@ def run_game(game, screen, after_round: Callable | None = None):
     screen.console.print()
     names = [p.name for p in game.state.players]
     screen.console.print(game.result.describe(names), style="bold", markup=False)
+    # The seed gave every hand away, so it is told only now that the game is over.
+    screen.console.print(f"Seed: {game.seed} (replay with --seed {game.seed}).", markup=False)
     return game.result
 
 
@@ -179,7 +181,8 @@ def play(
         None,
         "--seed",
         metavar="N",
-        help="Seed of the game, to replay it exactly. Default: a random seed, printed.",
+        help="Seed of the game, to replay it exactly. Default: a random 64-bit seed. "
+        "The seed decides every hand, so it is shown only when the game ends.",
     ),
     max_rounds: int = typer.Option(
         100, "--max-rounds", metavar="N", help="Round limit; reaching it ends the game in a draw."
@@ -200,8 +203,6 @@ def play(
 
     At any prompt, type ? for help, ? NAME for a card's text and rulings, log for the game
     so far, q to quit (with an offer to save the game)."""
-    import random
-
     from spoiler.cli import common
     from spoiler.cli.screen import Screen
     from spoiler.engine import CardError, GameError
@@ -226,7 +227,9 @@ def play(
             highlight=False,
             soft_wrap=True,
         )
-    chosen_seed = seed if seed is not None else random.SystemRandom().randrange(1_000_000)
+    from spoiler.seeds import new_seed
+
+    chosen_seed = seed if seed is not None else new_seed()
     console = common.console()
     screen = Screen(console, reader_for(humans))
     try:
@@ -243,7 +246,6 @@ def play(
         f"with {', '.join(s.name for s in game.sets)}.",
         markup=False,
     )
-    console.print(f"Seed: {chosen_seed} (replay with --seed {chosen_seed}).", markup=False)
     try:
         result = run_game(game, screen, lambda game: recording.record_round(recorder, game))
     except CardError as exc:

@@ -59,12 +59,14 @@ def _version_hint(record) -> str:
 
 
 def describe(record) -> str:
-    """Who played, with which sets and seed, as one line."""
+    """Who played, with which sets and (once the game is over) seed, as one line. The seed
+    of a game that goes on stays off the screen: it would give every hand away."""
     players = ", ".join(
         p.name if p.kind == "human" else f"{p.name} ({p.kind} bot)" for p in record.players
     )
     sets = ", ".join(f"{s.name} {s.version}" for s in record.sets)
-    return f"{players}; sets {sets}; seed {record.seed}"
+    seed = f"; seed {record.seed}" if record.over else ""
+    return f"{players}; sets {sets}{seed}"
 
 
 def _end_lines(screen, game) -> None:
@@ -73,6 +75,7 @@ def _end_lines(screen, game) -> None:
     screen.console.print()
     names = [p.name for p in game.state.players]
     screen.console.print(game.result.describe(names), style="bold", markup=False)
+    screen.console.print(f"Seed: {game.seed} (replay with --seed {game.seed}).", markup=False)
 
 
 @app.command(
