@@ -56,8 +56,10 @@ class Candidate(Protocol):
 @dataclass(frozen=True, eq=False)
 class Target:
     """A kind of player a card may target. ``allows(me, candidate)`` sees only public facts:
-    the candidate's ``seat`` and ``status``. Each target kind is its own object (compared
-    and hashed by identity: it keys the legal-target tables built every selection)."""
+    ``candidate`` is the player's public row (a ``spoiler.views.PlayerInfo``: never a hand),
+    and ``allows`` decides on its ``seat`` and ``status`` (the engine works the legal targets
+    out once per line-up of statuses). Each target kind is its own object (compared and
+    hashed by identity: it keys the legal-target tables built every selection)."""
 
     description: str
     allows: Callable[[int, Candidate], bool] = field(compare=False, repr=False)
@@ -85,9 +87,16 @@ def targets_possible(slots: Sequence[Sequence[int]]) -> bool:
 # -- information a card asks for when selected ------------------------------------------------
 class Ask:
     """Information asked for when the card is selected. ``check`` returns the normalised
-    answer or raises ValueError with a message a player can act on."""
+    answer or raises ValueError with a message a player can act on.
+
+    ``secret``: the information stays hidden from the other players until the card's main
+    effect has resolved (it is then told in a ``revealed`` event). Without it, the
+    information is public as soon as the card resolves, like a card played face up. Use it
+    when someone must decide, while the card resolves, without knowing it (Standoff's
+    number)."""
 
     prompt = "Answer"
+    secret = False
 
     def choices(self, card_names: tuple[str, ...]) -> tuple[Any, ...]:
         raise NotImplementedError
@@ -102,6 +111,7 @@ class NameACard(Ask):
 
     excluding: tuple[str, ...] = ()
     prompt: str = "Name a card"
+    secret: bool = False
 
     def choices(self, card_names: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(_nameable(self.excluding, card_names).values())
@@ -131,6 +141,7 @@ class NameANumber(Ask):
     low: int = 1
     high: int = 10
     prompt: str = "Name a number"
+    secret: bool = False
 
     def choices(self, card_names: tuple[str, ...]) -> tuple[int, ...]:
         return tuple(range(self.low, self.high + 1))
@@ -151,6 +162,7 @@ class Choose(Ask):
 
     options: tuple[str, ...] = ()
     prompt: str = "Choose"
+    secret: bool = False
 
     def choices(self, card_names: tuple[str, ...]) -> tuple[str, ...]:
         return self.options

@@ -20,16 +20,25 @@ in this game implements are ever called, so a game without rule plugins pays not
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from spoiler.cards import Card, CardSet, Ongoing, targets_possible
 from spoiler.events import Event, make_event
 from spoiler.state import GameState, Status
 from spoiler.verbs import Verbs
-from spoiler.views import PlayerInfo, PlayerView, Question, Selection, seen_events
+from spoiler.views import (
+    EventLog,
+    PlayerInfo,
+    PlayerView,
+    Question,
+    Selection,
+    Secrets,
+    seen_events,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 HAND_SIZE = 3
@@ -215,8 +224,8 @@ class Game:
         self._only = tuple(frozenset((seat,)) for seat in range(len(seats)))
         #: The log with every secret removed, and for each seat the events (by index in the
         #: log) whose secret it may see: together, the log as that seat saw it.
-        self._public_log: list[Event] = []
-        self._secrets: list[dict[int, Event]] = [{} for _ in seats]
+        self._public_log = EventLog()
+        self._secrets = [Secrets() for _ in seats]
         self._started = False
 
     # ==========================================================================================
@@ -325,22 +334,28 @@ class Game:
         return clone(self, agents)
 
     # -- selection -----------------------------------------------------------------------------
-    def legal_targets(self, seat: int) -> dict:
-        """For each kind of target the game's cards use, the seats this player may choose.
+    def legal_targets(self, seat: int) -> Mapping:
+        """For each kind of target the game's cards use, the seats (a tuple) this player may
+        choose.
 
-        A target kind sees only seats and statuses, so the table is worked out once per
-        line-up of statuses and shared (it must not be changed)."""
+        A target kind sees only public facts, and decides on seats and statuses, so the table
+        is worked out once per line-up of statuses and shared: it is read-only."""
         return self._legal_table()[seat]
 
-    def _legal_table(self) -> list[dict]:
+    def _legal_table(self) -> tuple[Mapping, ...]:
         players = self.state.players
         key = (self._target_kinds, tuple([p.status for p in players]))
         table = _LEGAL_TABLES.get(key)
         if table is None:
-            table = _LEGAL_TABLES[key] = [
-                {kind: kind.candidates(me, players) for kind in self._target_kinds}
-                for me in range(len(players))
-            ]
+            public = self._public_players()  # target kinds never see a hand
+            table = _LEGAL_TABLES[key] = tuple(
+                [
+                    MappingProxyType(
+                        {kind: tuple(kind.candidates(me, public)) for kind in self._target_kinds}
+                    )
+                    for me in range(len(players))
+                ]
+            )
         return table
 
     def playable(self, seat: int) -> list[Card]:
@@ -367,13 +382,10 @@ class Game:
         record = self.decisions[-1]["selections"]
         for play in plays:
             st.players[play.player].hand.remove(play.card)
-            # The record and the event's secret are the same facts: one (unchanging) dict.
-            chosen = record[play.player] = {
-                "card": play.card.id,
-                "targets": list(play.targets),
-                "info": play.info,
-            }
-            self._emit("selected", play.player, None, None, chosen, self._only[play.player])
+            chosen = {"card": play.card.id, "targets": list(play.targets), "info": play.info}
+            record[play.player] = chosen
+            # The event gets its own copy: the player's view must not reach the record.
+            self._emit("selected", play.player, None, None, dict(chosen), self._only[play.player])
         st.plays = plays
 
     def _ask_agent(
@@ -418,10 +430,11 @@ class Game:
             raise IllegalChoice(f"{card.name} needs {want}")
         if len(targets) > 1 and len(set(targets)) != len(targets):
             raise IllegalChoice(f"{card.name} needs different players as its targets")
+        legal = self.legal_targets(seat)
         for target, kind in zip(targets, card.targets, strict=True):
             if not (isinstance(target, int) and 0 <= target < len(st.players)):
                 raise IllegalChoice(f"{target!r} is not a player")
-            if not kind.allows(seat, st.players[target]):
+            if target not in legal[kind]:
                 raise IllegalChoice(
                     f"{card.name} needs {kind.description}; {st.players[target].name} is not"
                 )
@@ -477,15 +490,30 @@ class Game:
         if play.cancelled:
             return
         play.resolved = True
-        self._emit(
-            "played",
-            play.player,
-            play.card.id,
-            {"card": play.card.id, "targets": list(play.targets), "info": play.info},
-        )
+        ask = play.card.ask
+        if ask is not None and ask.secret:  # told only once the main effect is over
+            self._emit(
+                "played",
+                play.player,
+                play.card.id,
+                {"card": play.card.id, "targets": list(play.targets)},
+                {"info": play.info},
+                self._only[play.player],
+            )
+        else:
+            self._emit(
+                "played",
+                play.player,
+                play.card.id,
+                {"card": play.card.id, "targets": list(play.targets), "info": play.info},
+            )
         acting_as = play.acting_as
         if acting_as.main is not None:  # blamed on the card whose code runs, if replaced
             self._run(play, acting_as.main, play, card=acting_as)
+        if ask is not None and ask.secret:
+            self._emit(
+                "revealed", play.player, play.card.id, {"card": play.card.id, "info": play.info}
+            )
         if "spoiler_after_play" in self.hooks:
             self._hook("spoiler_after_play", game=self, play=play)
         if handlers["after_play"]:
@@ -616,11 +644,11 @@ class Game:
         event = make_event(self.state.round, kind, seat, cause, data, secret, secret_to)
         # Kept as the game goes so that a view needs neither the whole log nor the game.
         if secret is None:
-            self._public_log.append(event)
+            self._public_log.add(event)
         else:
-            self._public_log.append(make_event(event.round, kind, seat, cause, data))
+            self._public_log.add(make_event(event.round, kind, seat, cause, data))
             for s in secret_to:
-                self._secrets[s][len(log)] = event
+                self._secrets[s].put(len(log), event)
         log.append(event)
         return event
 
@@ -646,7 +674,7 @@ class Game:
                         p.status,
                         len(p.hand),
                         rank[p.seat] + 1,
-                        dict(p.counters) if p.counters else {},
+                        MappingProxyType(dict(p.counters)) if p.counters else _NO_COUNTERS,
                     ),
                 )
                 for p in st.players
@@ -1005,9 +1033,14 @@ class Game:
 
 
 #: Legal-target tables ({target kind: seats} per seat) by (target kinds, statuses), shared by
-#: every game: a target kind sees only seats and statuses, so those two settle the table, and
+#: every game: a target kind decides on seats and statuses, so those two settle the table, and
 #: games keep meeting the same few line-ups (every game starts with all players in play).
-_LEGAL_TABLES: dict[tuple, list[dict]] = {}
+#: Read-only all the way down (mapping proxies of tuples): views hand them out.
+_LEGAL_TABLES: dict[tuple, tuple[Mapping, ...]] = {}
+
+
+#: The counters of a player who has none (read-only, so one can be shared).
+_NO_COUNTERS: Mapping = MappingProxyType({})
 
 
 @cache

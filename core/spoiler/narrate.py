@@ -215,7 +215,12 @@ _SENTENCES: dict[str, Callable] = {
     ),
     "at_end": lambda t, e: f"At End of Round: {t.whose(e.seat)} {t.card(e.data.get('card'))}.",
     "played": lambda t, e: (
-        t.play(e.seat, e.data.get("card"), e.data.get("targets"), e.data.get("info")) + "."
+        t.play(e.seat, e.data.get("card"), e.data.get("targets"), e.data.get("info", _s(e, "info")))
+        + "."
+    ),
+    "revealed": lambda t, e: (
+        f"Revealed: {t.whose(e.seat)} {t.card(e.data.get('card'))}, "
+        f"{t.info(e.data.get('card'), e.data.get('info')) or 'with nothing'}."
     ),
     "fizzled": lambda t, e: (
         f"{t.whose(e.seat)} {t.card(e.data.get('card') or e.cause)} "

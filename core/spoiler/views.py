@@ -8,6 +8,7 @@ player's hand or a selection that has not been revealed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -18,14 +19,37 @@ if TYPE_CHECKING:
 
 
 class PlayerInfo(NamedTuple):
-    """The public facts about one player."""
+    """The public facts about one player (what a target kind's ``allows`` sees, too)."""
 
     seat: int
     name: str
     status: Status
     hand_size: int
     priority: int  # 1 = first
-    counters: dict
+    counters: Mapping[str, int]  # read-only
+
+
+def _read_only(self, *args, **kwargs):
+    raise TypeError("a game's log is read-only: the engine alone writes it")
+
+
+class EventLog(list):
+    """The engine's log as views hold it: a list that refuses every change but the engine's
+    own ``EventLog.add`` (views share it, so that a view costs nothing to make)."""
+
+    __slots__ = ()
+    add = list.append
+    append = extend = insert = remove = pop = clear = sort = reverse = _read_only
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
+
+
+class Secrets(dict):
+    """One seat's secrets by position in the log, refusing every change but ``Secrets.put``."""
+
+    __slots__ = ()
+    put = dict.__setitem__
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    update = setdefault = pop = popitem = clear = _read_only
 
 
 @dataclass(frozen=True)
@@ -74,10 +98,10 @@ class PlayerView:
     error: str | None = None
     #: The events with every secret removed, this seat's own secrets (by index), and how
     #: many events had happened when this view was taken.
-    _public_log: list = field(default_factory=list, repr=False)
-    _secrets: dict = field(default_factory=dict, repr=False)
+    _public_log: EventLog = field(default_factory=EventLog, repr=False)
+    _secrets: Secrets = field(default_factory=Secrets, repr=False)
     _upto: int = field(default=0, repr=False)
-    _legal: dict = field(default_factory=dict, repr=False)
+    _legal: Mapping = field(default_factory=dict, repr=False)
     #: For an agent that searches (``searches = True``), when selecting: a
     #: ``spoiler.search.Searcher`` giving determinizations from this seat's point of view.
     search: object = field(default=None, repr=False)
@@ -94,13 +118,18 @@ class PlayerView:
     def others(self) -> list[PlayerInfo]:
         return [p for p in self.players if p.seat != self.seat]
 
-    def legal_targets(self, card: Card) -> list[list[int]]:
+    def legal_targets(self, card: Card) -> tuple[tuple[int, ...], ...]:
         """For each target the card asks for, the seats this player may choose."""
         legal = self._legal
         kinds = card.targets
         if len(kinds) == 1 and kinds[0] in legal:  # the usual case, asked every selection
-            return [legal[kinds[0]]]
-        return [legal[t] if t in legal else t.candidates(self.seat, self.players) for t in kinds]
+            return (legal[kinds[0]],)
+        return tuple(
+            [
+                legal[t] if t in legal else tuple(t.candidates(self.seat, self.players))
+                for t in kinds
+            ]
+        )
 
     def name_of(self, seat: int) -> str:
         return self.players[seat].name

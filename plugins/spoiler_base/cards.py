@@ -109,8 +109,11 @@ class Standoff:
     )
     copies = 3
     target = ANOTHER_ACTIVE_PLAYER
-    ask = NameANumber(1, 3)
-    rulings = ("The chosen player answers when Standoff resolves, even if they have lost by then.",)
+    ask = NameANumber(1, 3, secret=True)
+    rulings = (
+        "The chosen player answers when Standoff resolves, even if they have lost by then.",
+        "Your number stays hidden from everyone else until Standoff has resolved.",
+    )
 
     @staticmethod
     def main(play: Play) -> None:

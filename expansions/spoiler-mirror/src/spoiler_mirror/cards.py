@@ -69,19 +69,20 @@ class MisdirectionEffect(OnceEffect):
         self.spent = True
         slot = play.targets.index(self.owner)
         kind = play.acting_as.targets[slot] if slot < len(play.acting_as.targets) else None
-        players = self.game.state.players
+        # Whom that card's player could have chosen (the engine's table: public facts only).
+        allowed = self.game.legal_targets(play.player)[kind] if kind is not None else self.seats
         candidates = [
-            p
-            for p in players
-            if p.seat not in (self.owner, play.player)
-            and p.seat not in play.targets
-            and (kind is None or kind.allows(play.player, p))
+            seat
+            for seat in allowed
+            if seat not in (self.owner, play.player) and seat not in play.targets
         ]
         choice = self.ask(
-            self.owner, f"Misdirect {play.card.name} to whom?", [p.name for p in candidates]
+            self.owner,
+            f"Misdirect {play.card.name} to whom?",
+            [self.name_of(seat) for seat in candidates],
         )
         if choice is not None:
-            seat = next(p.seat for p in candidates if p.name == choice)
+            seat = next(seat for seat in candidates if self.name_of(seat) == choice)
             self.redirect(play, tuple(seat if t == self.owner else t for t in play.targets))
 
 
