@@ -26,7 +26,7 @@ from collections import Counter
 from spoiler.engine import Game, Play, Seat
 from spoiler.fast import FastGame
 from spoiler.state import GameState, PlayerState
-from spoiler.views import seen_events
+from spoiler.views import EventLog, Secrets, seen_events
 
 
 def clone(game: Game, agents: list | None = None, *, fast: bool = False, log=None) -> Game:
@@ -42,15 +42,15 @@ def clone(game: Game, agents: list | None = None, *, fast: bool = False, log=Non
     new.decisions = [*game.decisions[:-1], *map(_copy_decisions, game.decisions[-1:])]
     new._order = list(game._order)
     new._rank = dict(game._rank)
-    new._public_log = list(game._public_log)
-    new._secrets = [dict(s) for s in game._secrets]
+    new._public_log = EventLog(game._public_log)
+    new._secrets = [Secrets(s) for s in game._secrets]
     new.state = _copy_state(game.state, new)
     _rebuild_handlers(new, game)
     if isinstance(new, FastGame):
         new._fast_setup(log if log is not None else getattr(game, "logging", None))
     if new.__dict__.get("logging") is False:
-        new.state.log, new._public_log = [], []
-        new._secrets = [{} for _ in new.seats]
+        new.state.log, new._public_log = [], EventLog()
+        new._secrets = [Secrets() for _ in new.seats]
     return new
 
 
@@ -206,7 +206,7 @@ def determinize(
             seen_events(new._public_log, game._secrets[seat], len(new._public_log))
         )
         new._secrets = [
-            dict(game._secrets[seat]) if s == seat else {} for s in range(len(st.players))
+            Secrets(game._secrets[seat]) if s == seat else Secrets() for s in range(len(st.players))
         ]
     return new
 
