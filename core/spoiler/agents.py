@@ -19,6 +19,7 @@ Optional class attributes tell the engine more about an agent:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from spoiler.views import PlayerView, Question, Selection
 
@@ -59,7 +60,7 @@ class RandomAgent:
         return question.options[self.rng.randrange(len(question.options))]
 
 
-def _distinct(rng: random.Random, slots: list[list[int]]) -> tuple[int, ...]:
+def _distinct(rng: random.Random, slots: Sequence[Sequence[int]]) -> tuple[int, ...]:
     """One seat per slot, all different (falls back to any choice if impossible)."""
     for _ in range(20):
         chosen = tuple(rng.choice(s) for s in slots)

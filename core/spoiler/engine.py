@@ -35,8 +35,8 @@ from spoiler.views import (
     PlayerInfo,
     PlayerView,
     Question,
-    Selection,
     Secrets,
+    Selection,
     seen_events,
 )
 
@@ -139,7 +139,7 @@ def _cause_id(cause) -> str | None:
     return card.id if card is not None else getattr(cause, "name", None)
 
 
-def _playable(hand: list, legal: dict) -> list[Card]:
+def _playable(hand: list, legal: Mapping) -> list[Card]:
     """The cards in this hand that have legal targets (``legal``: {target kind: seats})."""
     return [
         card
@@ -389,7 +389,7 @@ class Game:
         st.plays = plays
 
     def _ask_agent(
-        self, seat: int, public: tuple, legal: dict, table: tuple, playable: tuple
+        self, seat: int, public: tuple, legal: Mapping, table: tuple, playable: tuple
     ) -> Play:
         agent = self.seats[seat].agent
         searches = getattr(agent, "searches", False)
@@ -695,7 +695,7 @@ class Game:
         seat: int,
         error: str | None = None,
         public: tuple | None = None,
-        legal: dict | None = None,
+        legal: Mapping | None = None,
         table: tuple | None = None,
         playable: tuple | None = None,
     ) -> PlayerView:

@@ -16,6 +16,7 @@ records play normal ones. ``tests/test_search.py`` checks that both give the sam
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from spoiler.engine import Game, Play, _playable
@@ -84,7 +85,7 @@ class LazyView:
         "_view",
     )
 
-    def __init__(self, game: Game, seat: int, legal: dict | None, playable: tuple | None):
+    def __init__(self, game: Game, seat: int, legal: Mapping | None, playable: tuple | None):
         self.seat = seat
         self.round = game.state.round
         self._legal = game.legal_targets(seat) if legal is None else legal

@@ -175,8 +175,8 @@ class HumanAgent:
 
     def _choose_targets(self, view: PlayerView, card) -> tuple[int, ...]:
         chosen: list[int] = []
-        for kind, seats in zip(card.targets, view.legal_targets(card), strict=True):
-            seats = [s for s in seats if s not in chosen] or seats
+        for kind, legal in zip(card.targets, view.legal_targets(card), strict=True):
+            seats = [s for s in legal if s not in chosen] or list(legal)
             self.console.print(Text(f"{card.name}: choose {kind.description}."))
             # Players are numbered as in the table (seat + 1), so the numbers stay the same.
             labels = [view.name_of(s) for s in seats]
