@@ -14,6 +14,7 @@ Seats whose selection is not scripted play a uniformly random legal card.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -22,6 +23,7 @@ from spoiler.agents import RandomAgent
 from spoiler.cards import Card, CardSet
 from spoiler.engine import Game, Seat
 from spoiler.events import Event
+from spoiler.plugins import load as _load_plugins  # (not a test's stand-in for it)
 from spoiler.state import Status
 from spoiler.views import PlayerView, Question, Selection
 
@@ -76,9 +78,14 @@ def table(
 ) -> Game:
     """A started game with exactly these hands (card names), deck (top card first), discard
     pile, priority order (seats, 1st first) and statuses. The deck the game was "built" with
-    is what the table holds, so the conservation invariant holds."""
+    is what the table holds, so the conservation invariant holds.
+
+    The sets' own rules take part, as in a real game: ``hooks`` defaults to the rules of the
+    installed plugins that registered these very sets (``hooks={}`` plays without them)."""
     names = names or [chr(ord("A") + i) for i in range(len(hands))]
     seats = [Seat(n, TestAgent(seed, i)) for i, n in enumerate(names)]
+    if hooks is None:
+        hooks = rules_of(sets)
     game = Game(sets, seats, seed, max_rounds=max_rounds, hooks=hooks, strict=strict)
     game.start()
     st = game.state
@@ -92,6 +99,20 @@ def table(
         st.players[seat].status = status
     st.built = [c for p in st.players for c in p.hand] + st.deck + st.discard
     return game
+
+
+@functools.cache
+def installed():
+    """The installed plugins, loaded once (as ``spoiler play`` would load them)."""
+    return _load_plugins()
+
+
+def rules_of(sets: list[CardSet]) -> dict:
+    """The hooks a real game of these sets would run: those of the installed plugins that
+    registered them (the very objects), and of plugins with no set. {} if none is installed."""
+    registry = installed()
+    names = [s.name for s in sets if registry.sets.get(s.name) is s]
+    return registry.game_hooks(names) if names else {}
 
 
 def agent(game: Game, seat: int) -> TestAgent:
@@ -147,6 +168,51 @@ def check_invariants(game: Game) -> None:
             raise InvariantBroken(f"{p.name} has status {p.status!r}")
     if st.result is None and st.round >= game.max_rounds:
         raise InvariantBroken("the game went past its round limit")
+
+
+class RandomGameFailed(AssertionError):
+    """A random game broke a rule of the engine; the message names the seed to replay."""
+
+
+def random_games(
+    sets: list[CardSet],
+    games: int = 20,
+    *,
+    seed: int = 0,
+    players: int | None = None,
+    hooks: dict | None = None,
+    max_rounds: int = 100,
+) -> list:
+    """Play ``games`` seeded games of random bots with these sets, checking the engine's
+    invariants after every round and that no effect or rule fails (the games are strict).
+    Game ``i`` uses seed ``seed + i`` and ``players`` players (default ``2 + seed % 4``, as
+    ``spoiler sets validate``). Returns the results; a failure raises RandomGameFailed naming
+    the seed, so ``random_games(sets, 1, seed=S)`` plays that game again."""
+    from spoiler.engine import CardError, GameError
+
+    if hooks is None:
+        hooks = rules_of(sets)
+    results = []
+    for game_seed in range(seed, seed + games):
+        count = players or 2 + game_seed % 4
+        seats = [Seat(f"Bot {i + 1}", RandomAgent(game_seed, i)) for i in range(count)]
+        game = Game(sets, seats, game_seed, max_rounds=max_rounds, hooks=hooks, strict=True)
+        where = f"random game with seed {game_seed} ({count} players)"
+        try:
+            while not game.over:
+                game.play_round()
+                check_invariants(game)
+        except (CardError, GameError, AssertionError) as exc:
+            played = ", ".join(
+                game.cards_by_id[c["card"]].name
+                for c in (game.decisions[-1]["selections"].values() if game.decisions else ())
+            )
+            raise RandomGameFailed(
+                f"{where}, round {game.round} (cards played: {played or 'none'}): "
+                f"{type(exc).__name__}: {exc}; replay it with seed={game_seed}, games=1"
+            ) from exc
+        results.append(game.result)
+    return results
 
 
 class FakeEntryPoint:

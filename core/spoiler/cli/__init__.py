@@ -54,6 +54,7 @@ from spoiler.cli import info  # noqa: E402, F401
 from spoiler.cli import cards  # noqa: E402, F401
 from spoiler.cli import records  # noqa: E402, F401
 from spoiler.cli import sets  # noqa: E402, F401
+from spoiler.cli import new  # noqa: E402, F401
 # isort: on
 
 

@@ -1,0 +1,66 @@
+"""``spoiler new set NAME``: start an expansion from a complete, working one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from spoiler.cli import app
+from spoiler.cli.common import console, fail
+from spoiler.cli.group import SpoilerGroup, examples
+
+new_app = typer.Typer(
+    cls=SpoilerGroup,
+    help="Start something new: a card set of your own (for authors).",
+    rich_markup_mode=None,
+    invoke_without_command=True,
+    epilog=examples("spoiler new set heist", "spoiler new set heist --dir ~/code/heist"),
+)
+app.add_typer(new_app, name="new")
+
+
+@new_app.callback()
+def _new(ctx: typer.Context) -> None:
+    """Start something new: a card set of your own (for authors)."""
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit()
+
+
+@new_app.command(
+    "set", epilog=examples("spoiler new set heist", "spoiler new set heist --dir ~/code/heist")
+)
+def new_set(
+    name: str = typer.Argument(..., metavar="NAME", help="The set's name, e.g. heist."),
+    directory: Optional[Path] = typer.Option(
+        None,
+        "--dir",
+        metavar="DIR",
+        help="The folder to create (default: spoiler-NAME here). It must not exist or be empty.",
+    ),
+) -> None:
+    """Write a new card set's distribution: pyproject.toml, a package with two cards and a
+    rule, tests using spoiler-game's pytest fixtures, and a README.
+
+    It installs with pip, passes its own tests and `spoiler sets validate NAME` as it is.
+    Nothing is ever overwritten.
+    """
+    from spoiler.scaffold import ScaffoldError, write_set
+
+    try:
+        folder = write_set(name, directory)
+    except ScaffoldError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write {directory or 'spoiler-' + name}: {exc.strerror or exc}")
+    out = console()
+    out.print(f"Wrote the {name} set to {folder}/. Next:", markup=False)
+    for line in (
+        f'cd {folder} && pip install -e ".[test]"',
+        "python -m pytest",
+        f"spoiler sets validate {name}",
+        f"spoiler play --sets base,{name}",
+    ):
+        out.print(f"  {line}", markup=False, soft_wrap=True)

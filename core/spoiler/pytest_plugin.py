@@ -1,0 +1,86 @@
+"""pytest fixtures for card authors, installed with ``spoiler-game`` (a ``pytest11`` entry
+point: nothing to import or configure). In any project's tests::
+
+    def test_steal_takes_loot(spoiler_table, spoiler_round):
+        game = spoiler_table(["heist"], hands=[["Steal"], ["Steal"]])
+        spoiler_round(game, {0: ("Steal", 1), 1: ("Steal", 0)})
+        ...
+
+    def test_random_games(random_games):
+        random_games(["base", "heist"], games=20)
+
+Sets are named as installed (``spoiler sets list``), the base set included; a ``CardSet``
+object works too. Tables and random games run the sets' own rules, as a real game does.
+Nothing here is imported until a test asks for a fixture, so pytest runs in projects that do
+not use Spoiler pay nothing for it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def spoiler_registry():
+    """The installed plugins, as ``spoiler play`` loads them (``registry.sets``,
+    ``registry.set_infos`` with each set's status and error)."""
+    from spoiler import testing
+
+    return testing.installed()
+
+
+@pytest.fixture(scope="session")
+def card_sets(spoiler_registry):
+    """``card_sets("base", "heist")``: the installed sets of those names, as a list. A name
+    that is not installed (or whose plugin is broken) fails the test, saying why."""
+    from spoiler.cards import CardSet
+    from spoiler.plugins import UnknownName
+
+    def load(*names):
+        if any(isinstance(n, CardSet) for n in names):
+            return [n if isinstance(n, CardSet) else load(n)[0] for n in names]
+        try:
+            return spoiler_registry.card_sets(list(names))
+        except UnknownName as exc:
+            pytest.fail(str(exc), pytrace=False)
+
+    return load
+
+
+@pytest.fixture
+def spoiler_table(card_sets):
+    """``spoiler_table(sets, hands, *, deck, discard, priority, statuses, names, seed,
+    max_rounds, hooks, strict=True)``: a started game with exactly these hands, running the
+    sets' rules (see ``spoiler.testing.table``). ``sets``: names or CardSets."""
+    from spoiler import testing
+
+    def build(sets, hands, **options):
+        return testing.table(card_sets(*sets), hands, **options)
+
+    return build
+
+
+@pytest.fixture
+def spoiler_round():
+    """``spoiler_round(game, {seat: (card, target or targets, info)}, {seat: [answers]})``:
+    script one round, play it, and get its events (``spoiler.testing.play_round``); seats
+    not scripted play a random legal card."""
+    from spoiler import testing
+
+    return testing.play_round
+
+
+@pytest.fixture
+def random_games(card_sets):
+    """``random_games(sets, games=20, *, seed=0, players=None, max_rounds=100)``: seeded
+    games of random bots with the sets' rules, invariants checked after every round, no
+    effect allowed to fail. Returns the results; a failure names the seed that replays it."""
+    from spoiler import testing
+
+    def play(sets, games=20, **options):
+        try:
+            return testing.random_games(card_sets(*sets), games, **options)
+        except testing.RandomGameFailed as exc:
+            pytest.fail(str(exc), pytrace=False)
+
+    return play

@@ -1,0 +1,255 @@
+"""``spoiler new set NAME``: a complete, working expansion to start from.
+
+It writes a distribution that installs with pip, passes its own tests and
+``spoiler sets validate NAME`` as it is: a ``pyproject.toml`` (written with tomli-w) with the
+``spoiler`` entry point, a ``src/`` package with a set of two cards and one rule of its own,
+tests using the pytest fixtures ``spoiler-game`` installs, and a README saying what to do next.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import tomli_w
+
+from spoiler import API_VERSION, __version__
+
+
+class ScaffoldError(ValueError):
+    """A name or a folder ``spoiler new set`` cannot use."""
+
+
+def check_name(name: str) -> str:
+    """A set name the scaffold can build a distribution and a package from."""
+    if not re.fullmatch(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*", name or ""):
+        raise ScaffoldError(
+            f"set name {name!r} must be lower-case letters and digits, starting with a letter "
+            "(words may be joined by - or _), e.g. heist"
+        )
+    if name == "base":
+        raise ScaffoldError("'base' is the name of the built-in set; choose another")
+    return name
+
+
+def spoiler_range(version: str = __version__) -> str:
+    """The spoiler-game releases a new set is tried with: this minor series (0.x) or this
+    major one (1.0 and later)."""
+    major, minor = (int(p) for p in version.split(".")[:2])
+    if major == 0:
+        return f"spoiler-game>={major}.{minor},<{major}.{minor + 1}"
+    return f"spoiler-game>={major}.{minor},<{major + 1}"
+
+
+def files(name: str) -> dict[str, str]:
+    """Each file of the new distribution, by path, with its text."""
+    name_ = name.replace("-", "_")  # the set's name as a Python identifier
+    package = "spoiler_" + name_
+    title = name.replace("-", " ").replace("_", " ").title()
+    major = int(API_VERSION.split(".")[0])
+    fields = {
+        "name": name,
+        "name_": name_,
+        "title": title,
+        "package": package,
+        "api": f">={major},<{major + 1}",
+    }
+    pyproject = {
+        "build-system": {"requires": ["hatchling"], "build-backend": "hatchling.build"},
+        "project": {
+            "name": f"spoiler-{name}",
+            "version": "0.1.0",
+            "description": f"{title}: an expansion for Spoiler",
+            "readme": "README.md",
+            "requires-python": ">=3.11",
+            "dependencies": [spoiler_range()],
+            "optional-dependencies": {"test": ["pytest>=8"]},
+            "entry-points": {"spoiler": {name: package}},
+        },
+        "tool": {
+            "hatch": {"build": {"targets": {"wheel": {"packages": [f"src/{package}"]}}}},
+            "pytest": {"ini_options": {"testpaths": ["tests"]}},
+        },
+    }
+    return {
+        "pyproject.toml": tomli_w.dumps(pyproject),
+        "README.md": README.format(**fields),
+        f"src/{package}/__init__.py": PACKAGE.format(**fields),
+        f"tests/test_{name_}.py": TESTS.format(**fields),
+    }
+
+
+def write_set(name: str, directory: Path | None = None) -> Path:
+    """Write the distribution for set ``name`` into ``directory`` (default
+    ``./spoiler-NAME``), which must not exist or be empty; returns the folder."""
+    check_name(name)
+    folder = Path(directory) if directory is not None else Path(f"spoiler-{name}")
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise ScaffoldError(f"{folder} already exists and is not empty; nothing was written")
+    for path, text in files(name).items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "x", encoding="utf-8") as out:  # "x": never overwrite
+            out.write(text)
+    return folder
+
+
+PACKAGE = '''\
+"""{title}: an expansion for Spoiler.
+
+A card is a class whose attributes read like the printed card; its effects act only through
+the verbs (play.lose, play.add_counter ...). The set's rule is a hook: it runs only in games
+that use this set. Rename, rewrite, add cards: `spoiler sets validate {name}` and
+`python -m pytest` tell you what is wrong.
+"""
+
+from spoiler import ANOTHER_PLAYER, CardSet, hookimpl
+
+#: Loot: a public counter on each player, named after the set so it clashes with no other.
+LOOT = "{name}:loot"
+#: The cause the set's rule gives for what it does (shown to players by its label).
+RULE = "{name}:rule"
+LOOT_TO_WIN = 3
+
+{name_} = CardSet(
+    "{name}",
+    "0.1.0",
+    title="{title}",
+    description="Players gather loot; the first to hold enough of it wins.",
+    rules=f"At the end of each round, a player with {{LOOT_TO_WIN}} or more loot spends "
+    f"{{LOOT_TO_WIN}} and wins.",
+    labels={{LOOT: "loot", RULE: "the {title} rule"}},
+    api="{api}",
+)
+
+
+@{name_}.card
+class Stash:
+    text = "Gain 1 loot."
+    copies = 4
+
+    def main(play):
+        play.add_counter(play.player, LOOT, 1)
+
+
+@{name_}.card
+class Pickpocket:
+    text = "Choose another player. Take 1 of their loot; if they have none, they lose."
+    copies = 2
+    target = ANOTHER_PLAYER
+    rulings = ("A player who has lost can still have their loot taken.",)
+
+    def main(play):
+        if play.counter(play.target, LOOT) > 0:
+            play.add_counter(play.target, LOOT, -1)
+            play.add_counter(play.player, LOOT, 1)
+        else:
+            play.lose(play.target)
+
+
+@hookimpl
+def spoiler_register_sets(register):
+    register({name_})
+
+
+@hookimpl
+def spoiler_round_end(game):
+    """The set's rule: enough loot wins at the end of a round."""
+    for seat in sorted(range(len(game.state.players)), key=game.priority_of):
+        if game.counter(seat, LOOT) >= LOOT_TO_WIN:
+            game.add_counter(seat, LOOT, -LOOT_TO_WIN, cause=RULE)
+            game.win(seat, cause=RULE)
+'''
+
+TESTS = '''\
+"""{title}'s tests: one per card and rule, quoting the text, then random games.
+
+The fixtures (spoiler_registry, card_sets, spoiler_table, spoiler_round, random_games) come
+with spoiler-game; tables and random games run {title}'s rule, as a real game does.
+"""
+
+from spoiler import Status
+
+from {package} import LOOT
+
+
+def test_{name_}_is_installed_and_ok(spoiler_registry):
+    """`spoiler sets list` shows the set as ok (a broken plugin says why here)."""
+    [info] = [i for i in spoiler_registry.set_infos if i.name == "{name}"]
+    assert info.status == "ok", info.error
+
+
+def test_stash_gains_one_loot(spoiler_table, spoiler_round):
+    """Stash: "Gain 1 loot." """
+    game = spoiler_table(["{name}"], hands=[["Stash"], ["Stash"]])
+    spoiler_round(game, {{0: "Stash", 1: "Stash"}})
+    assert game.counter(0, LOOT) == 1 and game.counter(1, LOOT) == 1
+
+
+def test_pickpocket_takes_a_loot(spoiler_table, spoiler_round):
+    """Pickpocket: "Choose another player. Take 1 of their loot" """
+    game = spoiler_table(["{name}"], hands=[["Pickpocket"], ["Stash"]], priority=[1, 0])
+    spoiler_round(game, {{0: ("Pickpocket", 1), 1: "Stash"}})
+    assert (game.counter(0, LOOT), game.counter(1, LOOT)) == (1, 0)
+
+
+def test_pickpocket_makes_a_player_with_no_loot_lose(spoiler_table, spoiler_round):
+    """Pickpocket: "if they have none, they lose." """
+    game = spoiler_table(["{name}"], hands=[["Pickpocket"], ["Stash"]], priority=[0, 1])
+    spoiler_round(game, {{0: ("Pickpocket", 1), 1: "Stash"}})
+    assert game.status(1) is Status.LOST
+
+
+def test_the_{name_}_rule_enough_loot_wins(spoiler_table, spoiler_round):
+    """The rule: "a player with 3 or more loot spends 3 and wins." """
+    game = spoiler_table(["{name}"], hands=[["Stash"], ["Stash"]])
+    game.add_counter(0, LOOT, 2, cause="test")
+    spoiler_round(game, {{0: "Stash", 1: "Stash"}})
+    assert game.status(0) is Status.WON and game.counter(0, LOOT) == 0
+    assert game.result.winners == (0,)
+
+
+def test_a_base_card_can_name_a_{name_}_card(card_sets, spoiler_table, spoiler_round):
+    """Base and {title} cards share a table: Accuse names a card; they hold it, they lose."""
+    sets = card_sets("base", "{name}")
+    game = spoiler_table(sets, hands=[["Stash", "Pickpocket"], ["Accuse"]], priority=[0, 1])
+    spoiler_round(game, {{0: "Stash", 1: ("Accuse", 0, "Pickpocket")}})
+    assert game.counter(0, LOOT) == 1 and game.status(0) is Status.LOST
+
+
+def test_random_games_keep_the_rules(random_games):
+    """Seeded random games of {title} with the base set: no effect fails, no rule breaks."""
+    results = random_games(["base", "{name}"], games=20)
+    assert len(results) == 20
+'''
+
+README = """\
+# spoiler-{name}
+
+{title}, an expansion for [Spoiler](https://pypi.org/project/spoiler-game/): two cards and
+a rule of its own, to rewrite as you like.
+
+## Try it
+
+```sh
+pip install -e ".[test]"       # the game now finds the set by itself
+spoiler sets show {name}         # its rules and cards
+spoiler play --sets base,{name}
+```
+
+## Test it
+
+```sh
+python -m pytest                # the tests in tests/, with spoiler-game's fixtures
+spoiler sets validate {name}     # static checks, then 200 random games with the base set
+```
+
+## Share it
+
+```sh
+pip wheel --no-deps -w dist .   # dist/spoiler_{name_}-0.1.0-py3-none-any.whl
+```
+
+Whoever installs the wheel gets the cards in their next game. The card author's guide is
+Spoiler's docs/plugins.md.
+"""

@@ -1,0 +1,166 @@
+"""`spoiler new set NAME`: a newcomer goes from nothing to a validated, tested,
+pip-installable set without editing a line.
+
+The end-to-end test builds wheels of spoiler-game and the new set, installs the set into a
+fresh virtual environment with pip and no network (spoiler-game's own dependencies, and
+pytest, are seen through a folder of links to this environment's copies, as in
+tests/test_install_e2e.py), runs the set's own tests there and validates it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from spoiler import scaffold
+from spoiler.cli import app
+from typer.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def new(*args, cwd: Path):
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        return CliRunner().invoke(app, ["new", "set", *args])
+    finally:
+        os.chdir(old)
+
+
+def test_new_set_writes_a_complete_distribution(tmp_path):
+    result = new("heist", cwd=tmp_path)
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "spoiler-heist"
+    assert sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()) == [
+        "README.md",
+        "pyproject.toml",
+        "src/spoiler_heist/__init__.py",
+        "tests/test_heist.py",
+    ]
+    project = tomllib.loads((folder / "pyproject.toml").read_text())["project"]
+    assert project["name"] == "spoiler-heist"
+    assert project["entry-points"]["spoiler"] == {"heist": "spoiler_heist"}
+    assert project["dependencies"] == [scaffold.spoiler_range()]
+    assert 'api=">=1,<2"' in (folder / "src/spoiler_heist/__init__.py").read_text()
+    assert "cd spoiler-heist && pip install" in result.stdout
+
+
+def test_new_set_never_overwrites(tmp_path):
+    """A folder that exists and is not empty is refused (exit 2), and left as it was."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("keep me")
+    result = new("heist", "--dir", str(folder), cwd=tmp_path)
+    assert result.exit_code == 2
+    assert "already exists and is not empty; nothing was written" in result.output
+    assert [p.name for p in folder.iterdir()] == ["notes.txt"]
+    assert (folder / "notes.txt").read_text() == "keep me"
+
+
+@pytest.mark.parametrize("name", ["Heist", "9lives", "base", "my set", ""])
+def test_new_set_refuses_a_name_it_cannot_use(tmp_path, name):
+    result = new(name, cwd=tmp_path)
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1
+    assert not any(tmp_path.iterdir())
+
+
+def test_every_fixture_is_used_by_the_scaffolds_tests():
+    """The new set's tests show the author every fixture spoiler-game's pytest plugin has."""
+    import spoiler.pytest_plugin as plugin
+
+    fixtures = {
+        name
+        for name, value in vars(plugin).items()
+        if type(value).__name__ == "FixtureFunctionDefinition"
+        or hasattr(value, "_pytestfixturefunction")
+    }
+    assert fixtures == {
+        "spoiler_registry",
+        "card_sets",
+        "spoiler_table",
+        "spoiler_round",
+        "random_games",
+    }
+    tests = scaffold.files("heist")["tests/test_heist.py"]
+    for fixture in fixtures:
+        assert f"{fixture}," in tests or f"{fixture})" in tests, fixture
+
+
+# -- end to end --------------------------------------------------------------------------------
+def run(*args, **kwargs) -> subprocess.CompletedProcess:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("SPOILER_PLUGINS", "PYTHONPATH", "PIP_REQUIRE_VIRTUALENV")
+    }
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    result = subprocess.run(
+        [str(a) for a in args], capture_output=True, text=True, env=env, timeout=300, **kwargs
+    )
+    assert result.returncode == 0, f"{' '.join(map(str, args))}\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+def closure(*names: str) -> list[metadata.Distribution]:
+    """These installed distributions and those they need (markers evaluated, no extras)."""
+    from packaging.requirements import Requirement
+
+    seen: dict[str, metadata.Distribution] = {}
+    todo = [Requirement(n) for n in names]
+    while todo:
+        req = todo.pop()
+        if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+            continue
+        key = req.name.lower().replace("_", "-")
+        if key in seen:
+            continue
+        seen[key] = dist = metadata.distribution(req.name)
+        todo.extend(Requirement(r) for r in dist.requires or [])
+    return list(seen.values())
+
+
+def link(dists, target: Path) -> None:
+    target.mkdir()
+    for dist in dists:
+        for top in {Path(str(f)).parts[0] for f in dist.files or []}:
+            source = Path(dist.locate_file(top))
+            if top not in ("..", "__pycache__") and source.exists() and not (target / top).exists():
+                (target / top).symlink_to(source)
+
+
+@pytest.mark.skipif(
+    not (ROOT / "pyproject.toml").is_file(), reason="needs a source checkout to build from"
+)
+def test_a_new_set_installs_passes_its_tests_and_validates(tmp_path):
+    assert new("heist", cwd=tmp_path).exit_code == 0
+    project = tmp_path / "spoiler-heist"
+    wheels = tmp_path / "wheels"
+    pip = (sys.executable, "-m", "pip")
+    run(*pip, "wheel", "-q", "--no-deps", "--no-build-isolation", "--no-index", "-w", wheels,
+        ROOT, project)  # fmt: skip
+
+    venv = tmp_path / "venv"
+    run(sys.executable, "-m", "venv", "--without-pip", venv)
+    python = venv / "bin" / "python"
+    site = run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+    # spoiler-game's own dependencies and pytest: links to this environment's copies.
+    link(closure(*(metadata.requires("spoiler-game") or []), "pytest"), tmp_path / "deps")
+    (Path(site.stdout.strip()) / "links.pth").write_text(str(tmp_path / "deps") + "\n")
+    run(*pip, "--python", python, "install", "-q", "--no-index", "--find-links", wheels,
+        "spoiler-heist")  # fmt: skip
+
+    tests = run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=project)
+    assert "7 passed" in tests.stdout
+    spoiler = venv / "bin" / "spoiler"
+    report = json.loads(
+        run(spoiler, "sets", "validate", "heist", "--games", "40", "--json", cwd=tmp_path).stdout
+    )
+    assert report["ok"] and report["sets"][0]["games"] == 40
