@@ -18,9 +18,10 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
 from spoiler import scaffold
 from spoiler.cli import app
-from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -4,13 +4,14 @@ here as an author would: by naming them."""
 from __future__ import annotations
 
 import pytest
+
 from spoiler.cards import CardSet
 from spoiler.state import Status
 from spoiler.testing import RandomGameFailed, random_games
 
 pytest.importorskip("spoiler_chrono")
 
-from spoiler_chrono.cards import TIME  # noqa: E402
+from spoiler_chrono.cards import TIME
 
 
 def test_card_sets_loads_installed_sets_by_name_the_base_set_included(card_sets):

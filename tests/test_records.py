@@ -183,31 +183,24 @@ def test_a_record_is_written_through_a_temporary_file_renamed_over_it(
     game.play_round()
     record.rounds.append(records.RoundEntry(3, {}, [], 0, "x"))
 
-    real_fdopen = os.fdopen
+    from spoiler import recordfile
 
-    class HalfWriter:
+    real_write = os.write
+
+    def half_write(fd, data):
         """Writes half of what it is given, then the disk is 'full'."""
-
-        def __init__(self, f):
-            self.f = f
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.f.close()
-
-        def write(self, data):
-            self.f.write(data[: len(data) // 2])
+        if len(data) > 1:
+            real_write(fd, bytes(data[: len(data) // 2]))
             raise OSError(28, "No space left on device")
+        return real_write(fd, data)
 
-    monkeypatch.setattr(records.os, "fdopen", lambda fd, mode: HalfWriter(real_fdopen(fd, mode)))
+    monkeypatch.setattr(recordfile.os, "write", half_write)
     with pytest.raises(OSError):
         record.save(path)
+    monkeypatch.setattr(recordfile.os, "write", real_write)
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["game.toml"]  # no temporary file left behind
 
-    monkeypatch.setattr(records.os, "fdopen", real_fdopen)
     monkeypatch.setattr(records.tomli_w, "dumps", lambda data: 1 / 0)
     with pytest.raises(ZeroDivisionError):
         record.save(path)

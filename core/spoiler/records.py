@@ -15,14 +15,10 @@ field or the round at fault. The format is documented field by field in docs/rec
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
-import tempfile
 import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import tomli_w
@@ -36,6 +32,8 @@ FORMAT = 1
 HUMAN = "human"
 #: The checksum of a record edited by hand on purpose: it is then read without one.
 EDITED = "edited"
+#: The highest round limit a record may have (``spoiler.recordfile.MAX_ROUNDS``).
+MAX_ROUNDS = 500
 
 
 class RecordError(GameError):
@@ -144,34 +142,16 @@ class Record:
     def dumps(self) -> str:
         return tomli_w.dumps(self.to_toml())
 
-    def save(self, path) -> None:
-        """Write the record atomically: a temporary file beside it, then renamed over it, so
-        a crash mid-write leaves the previous record whole."""
-        path = Path(path)
-        text = self.dumps().encode("utf-8")
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-            os.chmod(tmp, _mode_for(path))
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+    def save(self, target) -> None:
+        """Write the record atomically (``spoiler.recordfile.replace``): to ``target``, a
+        held ``RecordFile`` or a path (a regular file, or none yet)."""
+        from spoiler import recordfile
 
-
-def _mode_for(path: Path) -> int:
-    """The permissions the record keeps (or, when new, gets from the umask, as any file
-    would); a temporary file is created readable by its owner only."""
-    try:
-        return path.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        data = self.dumps().encode("utf-8")
+        if isinstance(target, recordfile.RecordFile):
+            target.write(data)
+        else:
+            recordfile.replace(target, data)
 
 
 def _round_to_toml(entry: RoundEntry) -> dict:
@@ -212,20 +192,25 @@ class LogDigest:
 # Reading and checking
 # ==============================================================================================
 def load(path) -> Record:
-    """Read and check a record file; RecordError says what is wrong, in one line."""
-    path = Path(path)
+    """Read and check a record file; RecordError says what is wrong, in one line. Only a
+    regular file of bounded size is read, and its shape is checked before it is parsed
+    (``spoiler.recordfile``), so that no file costs more than about a second."""
+    from spoiler import recordfile
+
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise RecordError(f"cannot read it: {exc.strerror or exc}") from None
-    try:
+        raw = recordfile.read(path)
         text = raw.decode("utf-8")
+        recordfile.check_shape(text)
+    except recordfile.FileProblem as exc:
+        raise RecordError(str(exc)) from None
     except UnicodeDecodeError as exc:
         raise RecordError(f"not a record: byte {exc.start} is not UTF-8 text") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RecordError(f"not a valid TOML file: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # a number too long to convert, say
+        raise RecordError(f"not a valid TOML file: {str(exc).splitlines()[0]}") from None
     return parse(data)
 
 
@@ -236,7 +221,7 @@ def parse(data: dict) -> Record:
     if "format" not in data:
         raise RecordError("format: missing (is this a spoiler game record?)")
     if type(version) is not int or version < 1:
-        raise RecordError(f"format: {version!r} is not a record format version")
+        raise RecordError(f"format: {_show(version)} is not a record format version")
     if version > FORMAT:
         raise RecordError(
             f"format: this record uses format {version}, but this spoiler-game "
@@ -263,8 +248,10 @@ def parse(data: dict) -> Record:
     options = _Reader(r.get("options", dict), "options.")
     options.only("max_rounds", "strict")
     max_rounds = options.get("max_rounds", int)
-    if max_rounds < 1:
-        raise RecordError(f"options.max_rounds: {max_rounds} is not a round limit")
+    if not 1 <= max_rounds <= MAX_ROUNDS:
+        raise RecordError(
+            f"options.max_rounds: {max_rounds} is not a round limit (1 to {MAX_ROUNDS})"
+        )
     strict = options.get("strict", bool)
 
     sets = []
@@ -295,9 +282,10 @@ def parse(data: dict) -> Record:
     if not 2 <= len(players) <= 8:
         raise RecordError(f"players: a game has 2 to 8 players, not {len(players)}")
 
-    rounds = [
-        _parse_round(item, i, len(players)) for i, item in enumerate(r.get("rounds", list), 1)
-    ]
+    listed = r.get("rounds", list)
+    if len(listed) > MAX_ROUNDS:
+        raise RecordError(f"rounds: {len(listed)} rounds, more than any game has ({MAX_ROUNDS})")
+    rounds = [_parse_round(item, i, len(players)) for i, item in enumerate(listed, 1)]
     result = None
     if "result" in data:
         result = _parse_result(r.get("result", dict), len(players), len(rounds))
@@ -342,7 +330,7 @@ class _Reader:
             raise RecordError(f"{where}: missing")
         value = self.data[name]
         # bool is an int in Python, never in a record.
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        if not isinstance(value, kind) or (kind is int and not _whole(value)):
             expected = {
                 int: "a whole number",
                 str: "a string",
@@ -350,13 +338,24 @@ class _Reader:
                 list: "a list",
                 dict: "a table",
             }[kind]
-            raise RecordError(f"{where}: expected {expected}, found {value!r}")
+            raise RecordError(f"{where}: expected {expected}, found {_show(value)}")
         return value
+
+
+def _show(value) -> str:
+    """A value from the file, for an error message: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _whole(value) -> bool:
+    """An integer a record may hold: TOML's 64 bits (bool is an int in Python, never here)."""
+    return type(value) is int and -(2**63) <= value < 2**63
 
 
 def _seat(value, where: str, players: int) -> int:
     if type(value) is not int or not 0 <= value < players:
-        raise RecordError(f"{where}: {value!r} is not a seat (0 to {players - 1})")
+        raise RecordError(f"{where}: {_show(value)} is not a seat (0 to {players - 1})")
     return value
 
 
@@ -366,7 +365,7 @@ def _parse_round(item, number: int, players: int) -> RoundEntry:
     r.only("round", "events", "log", "selections", "answers")
     if r.get("round", int) != number:
         raise RecordError(
-            f"{where}: numbered {item['round']}, but rounds must be numbered 1, 2, 3 … in order"
+            f"{where}: numbered {_show(item['round'])}, but rounds must be numbered 1, 2, 3 … in order"
         )
     selections: dict[int, dict] = {}
     for i, sel in enumerate(r.get("selections", list), 1):
@@ -379,9 +378,9 @@ def _parse_round(item, number: int, players: int) -> RoundEntry:
         for target in targets:
             _seat(target, f"{where}, selection {i}: targets", players)
         info = sel.get("info")
-        if info is not None and (type(info) not in (int, str)):
+        if info is not None and not (type(info) is str or _whole(info)):
             raise RecordError(
-                f"{where}, selection {i}: info: expected a name or a number, found {info!r}"
+                f"{where}, selection {i}: info: expected a name or a number, found {_show(info)}"
             )
         selections[seat] = {"card": s.get("card", str), "targets": list(targets), "info": info}
     answers = []
@@ -404,7 +403,7 @@ def _parse_result(item, players: int, rounds: int) -> dict:
     r.only("kind", "winners", "round", "events", "log")
     kind = r.get("kind", str)
     if kind not in ("win", "default", "all_lost", "draw"):
-        raise RecordError(f"result.kind: {kind!r} is not one of win, default, all_lost, draw")
+        raise RecordError(f"result.kind: {_show(kind)} is not one of win, default, all_lost, draw")
     winners = [_seat(w, "result.winners", players) for w in r.get("winners", list)]
     number = r.get("round", int)
     if number != rounds:
@@ -448,7 +447,7 @@ def check_installed(record: Record, registry) -> dict:
             if sel["card"] not in cards:
                 raise RecordError(
                     f"round {played.round}: {record.names[seat]} selects "
-                    f"{sel['card']!r}, which is not a card of this game's sets"
+                    f"{_show(sel['card'])}, which is not a card of this game's sets"
                 )
     return {entry.name: sets[entry.name] for entry in record.sets}
 

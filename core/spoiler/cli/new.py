@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -34,7 +33,7 @@ def _new(ctx: typer.Context) -> None:
 )
 def new_set(
     name: str = typer.Argument(..., metavar="NAME", help="The set's name, e.g. heist."),
-    directory: Optional[Path] = typer.Option(
+    directory: Path | None = typer.Option(
         None,
         "--dir",
         metavar="DIR",

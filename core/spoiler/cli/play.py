@@ -196,13 +196,21 @@ def play(
         None,
         "--record",
         metavar="FILE",
-        help="Save the game to FILE (TOML) after every round, to replay or resume it later.",
+        help="Save the game to FILE (TOML) after every round, to replay or resume it later. "
+        "FILE must not exist (see --force).",
+    ),
+    force: bool = typer.Option(
+        False,
+        "--force",
+        help="With --record: replace FILE if it is a file that exists (never a directory, "
+        "a device or a record another game is playing).",
     ),
 ) -> None:
     """Play a game against bots or friends, or watch bots play.
 
     At any prompt, type ? for help, ? NAME for a card's text and rulings, log for the game
     so far, q to quit (with an offer to save the game)."""
+    from spoiler import interrupts
     from spoiler.cli import common
     from spoiler.cli.screen import Screen
     from spoiler.engine import CardError, GameError
@@ -212,6 +220,12 @@ def play(
         humans, n_bots = table_of(players, bots)
     except TableError as exc:
         fail(str(exc))
+    from spoiler.records import MAX_ROUNDS
+
+    if max_rounds > MAX_ROUNDS:  # a record must stay small enough to read back (records.md)
+        fail(f"--max-rounds is at most {MAX_ROUNDS}, not {max_rounds}")
+    if seed is not None and not -(2**63) <= seed < 2**63:
+        fail(f"--seed must be a whole number of 64 bits (below 2**63), not {seed}")
     set_names = [s.strip() for s in sets.split(",") if s.strip()] if sets is not None else None
     if sets is not None and not set_names:
         fail("--sets is empty; name at least one set (see `spoiler sets list`)")
@@ -239,7 +253,7 @@ def play(
         fail(str(exc))
     from spoiler.cli import records as recording
 
-    recorder = recording.start_recording(game, registry, record)
+    recorder = recording.start_recording(game, registry, record, force)
 
     console.print(
         f"Spoiler {_describe_table(humans, n_bots, bot)}, "
@@ -247,16 +261,20 @@ def play(
         markup=False,
     )
     try:
-        result = run_game(game, screen, lambda game: recording.record_round(recorder, game))
+        with interrupts.game_signals():
+            result = run_game(game, screen, lambda game: recording.record_round(recorder, game))
     except CardError as exc:
         fail(f"--strict: {exc}", 1)
     except GameError as exc:
         fail(str(exc), 1)
+    finally:
+        recording.stop_recording(recorder)
     if result is None:
         console.print()
         console.print(f"Game stopped in round {game.round}. Seed {chosen_seed}.", markup=False)
-        recording.save_stopped(recorder, screen)
-        raise typer.Exit(INTERRUPTED)
+        # SIGTERM or SIGHUP: the terminal may be gone, so save without asking.
+        recording.save_stopped(recorder, screen, ask=not interrupts.terminal_gone())
+        raise typer.Exit(interrupts.exit_code())
 
 
 def _describe_table(humans: list[str], bots: int, kind: str) -> str:

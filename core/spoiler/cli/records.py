@@ -7,6 +7,7 @@ record, one whole round at a time, always through a temporary file renamed over 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
@@ -100,6 +101,7 @@ def replay(
     """Replay a recorded game (or match) from its seed and decisions, as it was played."""
     from spoiler import records
     from spoiler.cli.screen import EVERYTHING, Screen
+    from spoiler.engine import CardError, GameError
 
     record, registry = _load(file)
     if verify:
@@ -132,6 +134,8 @@ def replay(
                 break
     except records.RecordError as exc:
         fail(f"{file}: {exc}")
+    except (CardError, GameError) as exc:
+        _failed_in_replay(file, exc)
     if game.over:
         _end_lines(screen, game)
     else:
@@ -152,14 +156,27 @@ def replay(
         raise typer.Exit(DIFFERS)
 
 
+def _failed_in_replay(file: Path, exc: Exception):
+    """The game stopped while replaying: a card of a --strict game raised, or a rule the
+    installed plugins apply refused it. The record is sound; this installation plays it
+    otherwise (exit 1, as for any replay that differs)."""
+    from spoiler.engine import CardError
+
+    what = f"--strict: {exc}" if isinstance(exc, CardError) else str(exc)
+    fail(f"{file}: the replay stopped: {what}", DIFFERS)
+
+
 def _verify(file: Path, record, registry) -> None:
     """``replay --verify``: replay without printing, and say whether it matches."""
     from spoiler import records
+    from spoiler.engine import CardError, GameError
 
     try:
         game, _, first = records.replay(record, registry)
     except records.RecordError as exc:
         fail(f"{file}: {exc}")
+    except (CardError, GameError) as exc:
+        _failed_in_replay(file, exc)
     out = console()
     if first is not None:
         out.print(
@@ -197,12 +214,7 @@ def resume(
 
     Humans are asked, bots play as they did; each new round is added to the same record.
     """
-    from spoiler import records
-    from spoiler.cli.human import HumanAgent
-    from spoiler.cli.play import run_game
-    from spoiler.cli.screen import Screen
-    from spoiler.engine import CardError, GameError
-    from spoiler.plugins import UnknownName
+    from spoiler import recordfile, records
 
     record, registry = _load(file)
     if record.over:
@@ -210,6 +222,29 @@ def resume(
             f"{file}: this game is over (round {record.result['round']}); "
             f"watch it again with: spoiler replay {file}"
         )
+    # Held (locked) for the whole game, and read again once held: no other game writes it
+    # meanwhile. A symlink is followed, so the rounds go where the record really lives.
+    try:
+        held = recordfile.RecordFile.open(file)
+        record = records.load(held.path)
+    except recordfile.FileProblem as exc:
+        fail(f"{file}: {exc}")
+    except records.RecordError as exc:
+        held.close()
+        fail(f"{file}: {exc}")
+    with held:
+        _resume_held(file, record, registry, held)
+
+
+def _resume_held(file: Path, record, registry, held) -> None:
+    """``spoiler resume`` once its record is held: bring the players back and play on."""
+    from spoiler import interrupts, recordfile, records
+    from spoiler.cli.human import HumanAgent
+    from spoiler.cli.play import run_game
+    from spoiler.cli.screen import Screen
+    from spoiler.engine import CardError, GameError
+    from spoiler.plugins import UnknownName
+
     kinds = [p.kind for p in record.players]
     out = console()
     screen = Screen(out, reader_of(kinds))
@@ -228,10 +263,17 @@ def resume(
     except records.RecordError as exc:
         fail(f"{file}: {exc}")
     recorded = len(record.rounds)
-    recorder = records.Recorder(record, file)
+    recorder = records.Recorder(record, held)
 
     def after_round(game) -> None:
-        difference = recorder.round_played(game)
+        try:
+            difference = recorder.round_played(game)
+        except (OSError, recordfile.FileProblem) as exc:
+            fail(
+                f"{file}: cannot write it: {_reason(exc)}; the game stops here, the record "
+                f"holds the rounds up to {len(record.rounds) - 1}",
+                1,
+            )
         if difference is not None:
             raise _Differs(f"{difference}{_version_hint(record)}; it cannot be resumed")
         if game.round == recorded:
@@ -246,7 +288,8 @@ def resume(
         f"Resuming {file} after round {recorded}: {describe(record)}.", markup=False, soft_wrap=True
     )
     try:
-        result = run_game(game, screen, after_round)
+        with interrupts.game_signals():
+            result = run_game(game, screen, after_round)
     except _Differs as exc:
         fail(f"{file}: {exc}", DIFFERS)
     except records.RecordError as exc:
@@ -263,71 +306,102 @@ def resume(
             markup=False,
             soft_wrap=True,
         )
-        raise typer.Exit(INTERRUPTED)
+        raise typer.Exit(interrupts.exit_code())
     out.print(f"Saved to {file}.", markup=False, soft_wrap=True)
 
 
 # ==============================================================================================
 # Recording ``spoiler play``
 # ==============================================================================================
-def start_recording(game, registry, path: Path | None):
+def start_recording(game, registry, path: Path | None, force: bool = False):
     """A recorder for a game ``spoiler play`` is about to play. It keeps the record in memory
     (so a stopped game can still be saved) and, with ``--record``, writes it after every
-    round. The empty record is written at once, so a path that cannot be written is refused
-    before the game starts."""
-    from spoiler import records
+    round. The file is created (refused when it exists, unless ``force``), locked for the
+    whole game and the empty record written at once, so a path that cannot be written is
+    refused before the game starts."""
+    from spoiler import recordfile, records
 
-    recorder = records.Recorder(records.Record.of(game, registry), path)
+    recorder = records.Recorder(records.Record.of(game, registry))
     if path is not None:
         try:
-            recorder.record.save(path)
-        except OSError as exc:
-            fail(f"--record {path}: cannot write it: {exc.strerror or exc}")
+            held = recordfile.RecordFile.create(path, force)
+        except recordfile.FileProblem as exc:
+            fail(f"--record {path}: {exc}")
+        try:
+            recorder.record.save(held)
+        except (OSError, recordfile.FileProblem) as exc:
+            held.close()
+            fail(f"--record {path}: cannot write it: {_reason(exc)}")
+        recorder.path = held
     return recorder
+
+
+def stop_recording(recorder) -> None:
+    """The game is over or stopped: let go of its record file (and its lock)."""
+    if recorder.path is not None:
+        recorder.path.close()
+
+
+def _reason(exc: BaseException) -> str:
+    return getattr(exc, "strerror", None) or str(exc)
 
 
 def record_round(recorder, game) -> None:
     """After each round of ``spoiler play``: add it to the record (and the file)."""
+    from spoiler import recordfile
+
     try:
         recorder.round_played(game)
-    except OSError as exc:
+    except (OSError, recordfile.FileProblem) as exc:
         fail(
-            f"--record {recorder.path}: cannot write it: {exc.strerror or exc}; the game "
+            f"--record {_shown(recorder.path)}: cannot write it: {_reason(exc)}; the game "
             f"stops here (seed {game.seed})",
             1,
         )
 
 
-def save_stopped(recorder, screen) -> None:
-    """A game stopped by end of input or Ctrl-C: say where its record is, or offer to save
-    it (and save without asking when input is closed)."""
+def _shown(target) -> Path:
+    """The path of a record, held or not, as the user named it."""
+    return getattr(target, "given", target)
+
+
+def save_stopped(recorder, screen, ask: bool = True) -> None:
+    """A game stopped by end of input, Ctrl-C, SIGTERM or SIGHUP: say where its record is, or
+    offer to save it (and save without asking when input is closed or ``ask`` is False: when
+    the terminal is gone, nobody is left to answer)."""
+    from spoiler import recordfile
+
     out = screen.console
     record, path = recorder.record, recorder.path
     rounds = len(record.rounds)
     if path is not None:
         out.print(
-            f"{path} holds {whole_rounds(rounds)}; continue with: spoiler resume {path}",
+            f"{_shown(path)} holds {whole_rounds(rounds)}; continue with: "
+            f"spoiler resume {_shown(path)}",
             markup=False,
             soft_wrap=True,
         )
         return
     path = _free_name(f"spoiler-{record.seed}", ".toml")
-    try:
-        answer = screen.read(
-            f"Save the game ({whole_rounds(rounds)}) to {path}, to resume later? [Y/n]"
-        )
-    except EOFError:
-        answer = ""  # nobody left to ask: keep the game rather than lose it
-    except KeyboardInterrupt:
-        out.print()
-        return
+    answer = ""  # nobody left to ask: keep the game rather than lose it
+    if ask:
+        try:
+            answer = screen.read(
+                f"Save the game ({whole_rounds(rounds)}) to {path}, to resume later? [Y/n]"
+            )
+        except EOFError:
+            pass
+        except KeyboardInterrupt:
+            out.print()
+            return
     if answer.strip().lower() in ("n", "no"):
         return
     try:
-        record.save(path)
-    except OSError as exc:
+        with recordfile.RecordFile.create(path) as held:
+            record.save(held)
+    except (OSError, recordfile.FileProblem) as exc:
         err_console().print(
-            f"Error: could not save the game to {path}: {exc.strerror or exc}",
+            f"Error: could not save the game to {path}: {_reason(exc)}",
             markup=False,
             soft_wrap=True,
         )
@@ -347,6 +421,6 @@ def whole_rounds(rounds: int) -> str:
 def _free_name(stem: str, suffix: str) -> Path:
     """``stem + suffix`` in the current directory, numbered if that file exists."""
     path, n = Path(stem + suffix), 2
-    while path.exists():
+    while os.path.lexists(path):
         path, n = Path(f"{stem}-{n}{suffix}"), n + 1
     return path

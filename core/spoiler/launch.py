@@ -1,0 +1,20 @@
+"""The ``spoiler`` console script. It is kept apart from the CLI so that Ctrl-C while the CLI
+and its libraries are still being imported (the first fraction of a second) ends the program
+quietly with exit code 130, as it does later, instead of printing a traceback."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    from spoiler import interrupts
+
+    interrupts.on_ctrl_c()
+    try:
+        from spoiler.cli import main as cli
+
+        cli()
+    except KeyboardInterrupt as exc:
+        sys.stderr.write("\n")
+        raise SystemExit(interrupts.exit_code(exc)) from None
