@@ -11,7 +11,7 @@ import pytest
 
 from spoiler.agents import RandomAgent
 from spoiler.cards import CardSet, Ongoing
-from spoiler.engine import CardError, Game, GameError, Seat
+from spoiler.engine import CardError, Game, GameError, RoundTooLong, Seat
 from spoiler.state import Status
 from spoiler.testing import agent, check_invariants, kinds, play_round, table
 from spoiler.views import Selection
@@ -763,6 +763,25 @@ def test_ruling_13_an_effect_no_player_owns_resolves_its_parts_first(toy):
     assert "fizzled" not in kinds(events)
     [added] = [e for e in game.state.log if e.kind == "ongoing_added"]
     assert added.seat is None
+
+
+def test_ruling_14_a_round_that_never_ends_is_stopped(toy):
+    """14. A round whose effects run past a limit is stopped, and the game cannot go on."""
+    game = table([toy], [["Herald"], ["Blank"]], deck=DECK)
+
+    class Echoes(Ongoing):
+        name = "Echoes"
+        rounds = None
+
+        def at_beginning(self):
+            while True:
+                self.note("again")
+
+    game.add_ongoing(Echoes(), cause="toy:rule")
+    with pytest.raises(RoundTooLong, match="^round 1 ran past its limit .* Seed 0.$"):
+        play_round(game)
+    with pytest.raises(RoundTooLong):
+        game.play_round()
 
 
 def test_ruling_questions_belong_to_rounds(toy):

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from time import monotonic
 from types import MappingProxyType
 from typing import Any
 
@@ -44,6 +45,13 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 8
 HAND_SIZE = 3
 #: How often an agent may answer illegally before the game gives up on it.
 MAX_ATTEMPTS = 50
+#: The runaway guard: a round may take this many engine steps (events, effects run, reads
+#: of hands and counters; a usual round takes under a hundred) and this many seconds of
+#: card code without a decision from a player. Checked inside the engine, never by a
+#: signal, so that it also guards games run off the main thread.
+MAX_ROUND_STEPS = 100_000
+MAX_ROUND_SECONDS = 10.0
+_STEP_CHUNK = 1000  # steps between two looks at the clock
 
 LOST, IN_PLAY, WON = Status.LOST, Status.IN_PLAY, Status.WON
 
@@ -54,6 +62,11 @@ class GameError(Exception):
 
 class CardError(Exception):
     """A card's effect raised while the game was strict."""
+
+
+class RoundTooLong(GameError):
+    """A round whose effects ran past the game's limits (an effect that never ends). The
+    game cannot go on; the message names the round, the cards played in it and the seed."""
 
 
 class IllegalChoice(ValueError):
@@ -227,6 +240,10 @@ class Game:
         self._public_log = EventLog()
         self._secrets = [Secrets() for _ in seats]
         self._started = False
+        #: The runaway guard's limits (see MAX_ROUND_STEPS), and its count of this round.
+        self.max_round_steps = MAX_ROUND_STEPS
+        self.max_round_seconds = MAX_ROUND_SECONDS
+        self._guard_reset()
 
     # ==========================================================================================
     # Running the game
@@ -255,6 +272,7 @@ class Game:
         if self._started:
             return
         self._started = True
+        self._guard_reset()
         st = self.state
         st.rng.shuffle(st.priority)
         deck = [card for card in self.cards for _ in range(card.copies)]
@@ -281,6 +299,9 @@ class Game:
         if self.over:
             raise GameError("the game is over")
         self.start()
+        if self._runaway:  # a round that ran away cannot go on
+            raise RoundTooLong(self._runaway)
+        self._guard_reset()
         st = self.state
         st.round += 1
         if self._order != st.priority:  # usually already set by the last shift
@@ -401,6 +422,7 @@ class Game:
 
                 view.search = Searcher(self, seat)
             selection = agent.select(view)
+            self._decided_at = monotonic()  # a player's thinking is no effect running away
             try:
                 return self.check_selection(seat, selection)
             except IllegalChoice as exc:
@@ -524,6 +546,9 @@ class Game:
         """Run one effect of ``source`` (a play or an ongoing effect). If it raises, it
         fizzles, the log says why, and the game goes on, unless the game is strict. ``card``:
         the card whose code this is, when not ``source.card`` (a replaced play)."""
+        self._steps -= 1
+        if self._steps <= 0:
+            self._guard()
         try:
             fn(*args)
         except (EOFError, GameError):
@@ -636,6 +661,9 @@ class Game:
     ) -> Event:
         """Record an event. Its public facts come as one dict, not as keyword arguments:
         this runs ~18 times a round, and gathering keywords into a dict costs more."""
+        self._steps -= 1
+        if self._steps <= 0:
+            self._guard()
         if data is None:
             data = {}
         if cause is not None and cause.__class__ is not str:
@@ -651,6 +679,38 @@ class Game:
                 self._secrets[s].put(len(log), event)
         log.append(event)
         return event
+
+    # -- the runaway guard ----------------------------------------------------------------------
+    def _guard_reset(self) -> None:
+        """A new round (or the game's start): its steps counted, its clock started."""
+        self._steps = _STEP_CHUNK
+        self._steps_done = 0
+        self._decided_at = monotonic()
+        self._runaway = ""
+
+    def _guard(self) -> None:
+        """Every _STEP_CHUNK steps: stop a round past its limits with RoundTooLong. Once
+        tripped it stays tripped, so code that swallows the error meets it again at once."""
+        self._steps_done += _STEP_CHUNK - self._steps
+        self._steps = _STEP_CHUNK
+        if not self._runaway:
+            busy = monotonic() - self._decided_at
+            if self._steps_done > self.max_round_steps:
+                why = f"over {self.max_round_steps:,} steps"
+            elif busy > self.max_round_seconds:
+                why = f"{busy:.0f} s of card code with no player deciding anything"
+            else:
+                return
+            st = self.state
+            names = [p.name for p in st.players]
+            played = ", ".join(f"{names[p.player]}'s {p.card.name}" for p in st.plays)
+            when = f"round {st.round}" if st.round else "the game's start"
+            self._runaway = (
+                f"{when} ran past its limit ({why}): an effect that never ends? "
+                f"Cards played that round: {played or 'none'}. Seed {self.seed}."
+            )
+        self._steps = 1  # tripped: the next step raises again
+        raise RoundTooLong(self._runaway)
 
     def _reorder(self) -> None:
         self._rank = {seat: i for i, seat in enumerate(self._order)}
@@ -959,6 +1019,7 @@ class Game:
             for _ in range(MAX_ATTEMPTS):
                 # legal={}: an answer needs no target table (the view works it out if asked).
                 raw = agent.answer(self.view(seat, error), question)
+                self._decided_at = monotonic()
                 wanted = str(raw).strip().lower()
                 answer = next((o for o in options if o.lower() == wanted), None)
                 if answer is not None:
@@ -993,6 +1054,9 @@ class Game:
 
     # -- questions -----------------------------------------------------------------------------
     def hand(self, seat: int) -> tuple[Card, ...]:
+        self._steps -= 1  # (a loop reading the game forever is a runaway too)
+        if self._steps <= 0:
+            self._guard()
         return tuple(self.state.players[seat].hand)
 
     def find_card(self, name: str) -> Card:
@@ -1007,6 +1071,9 @@ class Game:
         return found
 
     def holds(self, seat: int, name: str) -> bool:
+        self._steps -= 1
+        if self._steps <= 0:
+            self._guard()
         return _find(self.state.players[seat].hand, name) is not None
 
     def status(self, seat: int) -> Status:
@@ -1021,6 +1088,9 @@ class Game:
         return next((p for p in self.state.plays if p.player == seat), None)
 
     def counter(self, seat: int, name: str) -> int:
+        self._steps -= 1
+        if self._steps <= 0:
+            self._guard()
         return self.state.players[seat].counters.get(name, 0)
 
     def name_of(self, seat: int) -> str:

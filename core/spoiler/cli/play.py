@@ -213,7 +213,7 @@ def play(
     from spoiler import interrupts
     from spoiler.cli import common
     from spoiler.cli.screen import Screen
-    from spoiler.engine import CardError, GameError
+    from spoiler.engine import CardError, GameError, RoundTooLong
     from spoiler.plugins import UnknownName
 
     try:
@@ -265,6 +265,8 @@ def play(
             result = run_game(game, screen, lambda game: recording.record_round(recorder, game))
     except CardError as exc:
         fail(f"--strict: {exc}", 1)
+    except RoundTooLong as exc:  # an effect that never ends: stop, keep what was played
+        fail(f"{exc} {recording.save_runaway(recorder)}", 1)
     except GameError as exc:
         fail(str(exc), 1)
     finally:

@@ -418,6 +418,23 @@ def whole_rounds(rounds: int) -> str:
     return f"the {rounds} whole round{'s' * (rounds != 1)} played"
 
 
+def save_runaway(recorder) -> str:
+    """A game stopped by the runaway guard: save its whole rounds without asking (there may be
+    no one to ask), and say where, in a sentence to follow the guard's message."""
+    record, path = recorder.record, recorder.path
+    rounds = len(record.rounds)
+    if path is None:
+        path = _free_name(f"spoiler-{record.seed}", ".toml")
+        try:
+            record.save(path)
+        except OSError as exc:
+            return f"The record could not be saved to {path}: {exc.strerror or exc}."
+    return (
+        f"The {rounds} whole round(s) before it are saved in {path}; "
+        f"spoiler resume {path} plays that round again."
+    )
+
+
 def _free_name(stem: str, suffix: str) -> Path:
     """``stem + suffix`` in the current directory, numbered if that file exists."""
     path, n = Path(stem + suffix), 2

@@ -1,0 +1,120 @@
+"""The runaway guard: a round whose effects never end is stopped inside the engine (a step
+budget and a deadline checked by the verbs, not a signal), on any thread, and `spoiler play`
+ends with a message naming the cards played that round and the seed, the record saved."""
+
+from __future__ import annotations
+
+import threading
+from importlib import metadata
+
+import pytest
+from typer.testing import CliRunner
+
+from spoiler import engine, hookimpl, plugins, records
+from spoiler.cards import CardSet
+from spoiler.cli import app, common
+from spoiler.engine import RoundTooLong
+from spoiler.testing import FakeEntryPoint, play_round, table
+
+
+def forever(play):
+    while True:
+        play.note("again")
+
+
+def reading_forever(play):
+    while True:
+        play.hand(play.player)
+
+
+def loopy_set(main=forever) -> CardSet:
+    loopy = CardSet("loopy", "0.1.0")
+    loopy.card(type("Pebble", (), {"text": "No effect.", "copies": 8}))
+    loopy.card(type("Loop", (), {"text": "Say it again, forever.", "copies": 4, "main": main}))
+    return loopy
+
+
+def looping_table(main=forever, **options):
+    game = table(
+        [loopy_set(main)], [["Loop"], ["Pebble"]], deck=["Pebble"] * 4, names=["Ada", "Bix"],
+        seed=42, **options
+    )  # fmt: skip
+    game.max_round_steps = 5_000
+    return game
+
+
+def test_a_round_that_never_ends_is_stopped_naming_its_cards_and_seed():
+    game = looping_table(strict=False)
+    with pytest.raises(RoundTooLong) as caught:
+        play_round(game, {0: "Loop", 1: "Pebble"})
+    assert str(caught.value) == (
+        "round 1 ran past its limit (over 5,000 steps): an effect that never ends? "
+        "Cards played that round: Bix's Pebble, Ada's Loop. Seed 42."
+    )
+    assert len(game.state.log) < 7_000  # memory stays bounded: the loop was stopped early
+    with pytest.raises(RoundTooLong):  # the game cannot go on
+        game.play_round()
+
+
+def test_a_loop_that_only_reads_the_game_is_stopped_too():
+    game = looping_table(reading_forever)
+    with pytest.raises(RoundTooLong, match="Cards played that round: .*Ada's Loop"):
+        play_round(game, {0: "Loop", 1: "Pebble"})
+
+
+def test_a_slow_round_is_stopped_by_the_deadline():
+    """Steps within the budget, but seconds of card code with no one deciding anything."""
+    game = looping_table()
+    game.max_round_steps = 10**12
+    game.max_round_seconds = 0.05
+    with pytest.raises(RoundTooLong, match="s of card code with no player deciding anything"):
+        play_round(game, {0: "Loop", 1: "Pebble"})
+
+
+def test_the_guard_works_off_the_main_thread():
+    """Hosted games run the engine in a thread: no signal is needed to stop a runaway."""
+    game = looping_table()
+    caught = []
+
+    def run():
+        try:
+            play_round(game, {0: "Loop", 1: "Pebble"})
+        except RoundTooLong as exc:
+            caught.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout=60)
+    assert not thread.is_alive() and len(caught) == 1
+
+
+def test_spoiler_play_stops_a_runaway_round_and_saves_the_record(monkeypatch, tmp_path):
+    class Loopy:
+        @hookimpl
+        def spoiler_register_sets(self, register):
+            register(loopy_set())
+
+    builtins = [
+        ep
+        for ep in metadata.entry_points(group=plugins.GROUP)
+        if ep.dist is not None and ep.dist.name == plugins.CORE_DISTRIBUTION
+    ]
+    registry = plugins.load({}, [*builtins, FakeEntryPoint("loopy", Loopy())])
+    monkeypatch.setattr(common, "load_registry", lambda: registry)
+    monkeypatch.setattr(engine, "MAX_ROUND_STEPS", 5_000)
+    monkeypatch.chdir(tmp_path)
+    common.console.cache_clear()
+    result = CliRunner().invoke(
+        app,
+        ["play", "--bots", "2", "--sets", "loopy", "--seed", "7", "--record", "game.toml"],
+        env={"COLUMNS": "200", "NO_COLOR": "1"},
+    )
+    common.console.cache_clear()
+    assert result.exit_code == 1, result.output
+    [error] = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert "ran past its limit (over 5,000 steps): an effect that never ends?" in error
+    assert "Loop" in error.split("Cards played that round:")[1] and "Seed 7." in error
+    assert "saved in game.toml; spoiler resume game.toml plays that round again." in error
+    record = records.load(tmp_path / "game.toml")
+    stuck = int(error.split("Error: round ")[1].split(" ")[0])
+    assert len(record.rounds) == stuck - 1
