@@ -363,7 +363,7 @@ def test_plugins_json_lists_distribution_version_hooks_and_status(installed):
         "hooks": ["spoiler_register_sets", "spoiler_round_start"],
     }
     assert rows["base"]["builtin"] is True
-    assert rows["bots"]["bots"] == ["greedy", "random"]
+    assert rows["bots"]["bots"] == ["expert", "greedy", "random"]
 
 
 def test_plugins_table_for_people():

@@ -51,6 +51,9 @@ def spoiler_register_agents(register: Callable[..., None]) -> None:
     :param register: call ``register(kind, factory, description)``; ``factory(seat, seed)``
         returns an object with ``select(view)`` and ``answer(view, question)``. ``seed`` is
         the bot's own, derived one-way from the game's secret seed (``spoiler.seeds``).
+        A factory that also takes ``options`` is given the bot options of the command line
+        as a dict (``think_ms``: thinking time per decision, from ``--think``) when there
+        are any.
     :return: ignored.
     """
 

@@ -71,7 +71,7 @@ class SetInfo:
 @dataclass
 class AgentKind:
     kind: str
-    factory: Callable[[int, int], Any]
+    factory: Callable[..., Any]  # (seat, seed), or (seat, seed, options)
     description: str
     plugin: str
 
@@ -110,16 +110,22 @@ class Registry:
             chosen.append(usable[name])
         return chosen
 
-    def agent(self, kind: str, seat: int, game_seed: int):
+    def agent(self, kind: str, seat: int, game_seed: int, options: dict | None = None):
         """A bot of ``kind`` for ``seat``. Its factory gets a seed derived one-way from the
-        game's seed (``spoiler.seeds.bot_seed``), never the game's seed itself."""
+        game's seed (``spoiler.seeds.bot_seed``), never the game's seed itself. ``options``
+        (such as ``think_ms``) reach the factories that take an ``options`` parameter; the
+        others never see them."""
         if kind not in self.agents:
             raise UnknownName(
                 f"no bot kind {kind!r} (installed: {', '.join(sorted(self.agents)) or 'none'})"
             )
         from spoiler.seeds import bot_seed
 
-        return self.agents[kind].factory(seat, bot_seed(game_seed, seat, kind))
+        factory = self.agents[kind].factory
+        seed = bot_seed(game_seed, seat, kind)
+        if options and _takes_options(factory):
+            return factory(seat, seed, options=dict(options))
+        return factory(seat, seed)
 
     def game_hooks(self, set_names) -> dict:
         """Hook callers for a game with these sets: a plugin's phase and effect hooks take part
@@ -143,6 +149,15 @@ class Registry:
 
     def broken(self) -> list[PluginInfo]:
         return [p for p in self.plugins.values() if p.status == "broken"]
+
+
+def _takes_options(factory) -> bool:
+    import inspect
+
+    try:
+        return "options" in inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # a callable whose signature cannot be read
+        return False
 
 
 def _allowlist(environ) -> set[str] | None:

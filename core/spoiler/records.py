@@ -482,6 +482,8 @@ class RecordedAgent:
         }
         self.live = live
         self.shadow = shadow and live is not None
+        #: A live bot that searches is handed the searcher even while it shadows the record.
+        self.searches = getattr(live, "searches", False)
 
     def _past_the_record(self, view) -> bool:
         if view.round <= self.recorded:

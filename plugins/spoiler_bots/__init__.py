@@ -1,4 +1,5 @@
-"""The bots shipped with Spoiler: ``random`` and ``greedy``, provided through the agents hook.
+"""The bots shipped with Spoiler: ``random``, ``greedy`` and ``expert``, provided through the
+agents hook.
 
 Both see only their player's ``PlayerView`` and draw randomness from their own seeded stream
 (``spoiler.agents.bot_rng``), so a game of bots replays exactly from its seed.
@@ -12,9 +13,10 @@ from spoiler import hookimpl
 
 if TYPE_CHECKING:
     from spoiler.agents import RandomAgent
+    from spoiler_bots.expert import ExpertAgent
     from spoiler_bots.greedy import GreedyAgent
 
-__all__ = ["GreedyAgent", "spoiler_register_agents"]
+__all__ = ["ExpertAgent", "GreedyAgent", "spoiler_register_agents"]
 
 
 # The bots' code (and the engine it needs) loads only when a game seats a bot, so that
@@ -24,6 +26,10 @@ def __getattr__(name: str):
         from spoiler_bots.greedy import GreedyAgent
 
         return GreedyAgent
+    if name == "ExpertAgent":
+        from spoiler_bots.expert import ExpertAgent
+
+        return ExpertAgent
     raise AttributeError(f"module 'spoiler_bots' has no attribute {name!r}")
 
 
@@ -39,6 +45,13 @@ def greedy_bot(seat: int, seed: int) -> GreedyAgent:
     return GreedyAgent(seed, seat)
 
 
+def expert_bot(seat: int, seed: int, options=None) -> ExpertAgent:
+    from spoiler_bots.expert import DEFAULT_THINK_MS, ExpertAgent
+
+    think = (options or {}).get("think_ms", DEFAULT_THINK_MS)
+    return ExpertAgent(seed, seat, think_ms=think)
+
+
 @hookimpl
 def spoiler_register_agents(register):
     register("random", random_bot, "Plays a uniformly random legal card, targets and answers.")
@@ -47,4 +60,10 @@ def spoiler_register_agents(register):
         greedy_bot,
         "Takes a win when it has one, shields itself when threatened, aims at the player "
         "closest to winning, and uses Spoiler only when it can still catch a card.",
+    )
+    register(
+        "expert",
+        expert_bot,
+        "Searches: tries each legal play in many possible deals and plays each out, for any "
+        "card set. Thinks about 200 ms a decision (--think MS).",
     )

@@ -55,6 +55,7 @@ from spoiler.cli import cards  # noqa: E402, F401
 from spoiler.cli import records  # noqa: E402, F401
 from spoiler.cli import sets  # noqa: E402, F401
 from spoiler.cli import new  # noqa: E402, F401
+from spoiler.cli import simulate  # noqa: E402, F401
 # isort: on
 
 

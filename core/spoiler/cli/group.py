@@ -12,7 +12,7 @@ from typer.core import TyperGroup
 try:  # Typer 0.28 carries its own copy of click; earlier ones depend on click itself.
     from typer._click.exceptions import ClickException, UsageError
 except ImportError:  # pragma: no cover
-    from click.exceptions import (  # type: ignore[no-redef,import-not-found,unused-ignore]
+    from click.exceptions import (  # type: ignore[no-redef,import-not-found,assignment,unused-ignore]
         ClickException,
         UsageError,
     )

@@ -79,9 +79,18 @@ def reader_for(humans: list[str]):
     return 0 if len(humans) == 1 else None
 
 
-def seat_players(registry, humans: list[str], bots: int, bot_kind: str, seed: int, screen):
-    """The seats: humans first, then the bots, each bot seeded one-way from the game's seed.
-    Raises ``spoiler.plugins.UnknownName`` for a bot kind that is not installed."""
+def seat_players(
+    registry,
+    humans: list[str],
+    bots: int,
+    bot_kind: str,
+    seed: int,
+    screen,
+    options: dict | None = None,
+):
+    """The seats: humans first, then the bots, each bot seeded one-way from the game's seed
+    (``options``: bot options such as ``think_ms``). Raises ``spoiler.plugins.UnknownName``
+    for a bot kind that is not installed."""
     from spoiler.cli.human import HumanAgent
     from spoiler.engine import Seat
 
@@ -89,7 +98,7 @@ def seat_players(registry, humans: list[str], bots: int, bot_kind: str, seed: in
     seats = [Seat(name, HumanAgent(screen, hot_seat=hot_seat), "human") for name in humans]
     for name in bot_names(humans, bots):
         seat = len(seats)
-        seats.append(Seat(name, registry.agent(bot_kind, seat, seed), bot_kind))
+        seats.append(Seat(name, registry.agent(bot_kind, seat, seed, options), bot_kind))
     return seats
 
 
@@ -168,8 +177,15 @@ def play(
         "greedy",
         "--bot",
         metavar="KIND",
-        help="The kind of every bot: greedy (plays to win) or random (any legal move), "
-        "or a kind a plugin adds; `spoiler plugins` lists them all.",
+        help="The kind of every bot: greedy (plays to win), expert (searches; the strongest) "
+        "or random (any legal move), or a kind a plugin adds; `spoiler plugins` lists them all.",
+    ),
+    think: float | None = typer.Option(
+        None,
+        "--think",
+        metavar="MS",
+        help="Thinking time per decision of bots that search (expert), in milliseconds. "
+        "Default: 200.",
     ),
     sets: str | None = typer.Option(
         None,
@@ -226,6 +242,9 @@ def play(
         fail(f"--max-rounds is at most {MAX_ROUNDS}, not {max_rounds}")
     if seed is not None and not -(2**63) <= seed < 2**63:
         fail(f"--seed must be a whole number of 64 bits (below 2**63), not {seed}")
+    if think is not None and not think > 0:
+        fail(f"--think must be more than 0 milliseconds, not {think:g}")
+    bot_options = {"think_ms": think} if think is not None else None
     set_names = [s.strip() for s in sets.split(",") if s.strip()] if sets is not None else None
     if sets is not None and not set_names:
         fail("--sets is empty; name at least one set (see `spoiler sets list`)")
@@ -247,7 +266,7 @@ def play(
     console = common.console()
     screen = Screen(console, reader_for(humans))
     try:
-        seats = seat_players(registry, humans, n_bots, bot, chosen_seed, screen)
+        seats = seat_players(registry, humans, n_bots, bot, chosen_seed, screen, bot_options)
         game = new_game(registry, seats, set_names, chosen_seed, max_rounds, strict)
     except (UnknownName, GameError) as exc:
         fail(str(exc))

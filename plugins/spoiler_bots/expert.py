@@ -1,0 +1,274 @@
+"""The expert bot: determinized Monte Carlo search, for any card set.
+
+When it selects, the expert lists its legal selections (card, targets, information), and
+tries each in many *determinizations*: copies of the game in which everything it cannot know
+(other hands, the deck order) is dealt again at random, consistent with what it has seen
+(``view.search``, see ``spoiler.search``). In each copy it plays the selection, then plays
+the game out with the greedy policy for every seat (a rollout), and counts how often it
+wins. Sequential halving spends the budget: every candidate gets a few rollouts, the better
+half gets more, and so on until one is left. The same determinizations serve every
+candidate, so they are compared on the same deals.
+
+Answers to cards' questions are searched the same way: the round is played again from its
+selection in fresh determinizations, with its own selection and the plays already revealed
+this round fixed, and each possible answer given when the question comes.
+
+It knows no card by name: it reads only its view and the results of rollouts, so it plays
+every installed set. Its randomness comes from its own seeded stream, and a seeded expert
+counts its budget in rollouts (``ROLLOUTS_PER_MS`` per millisecond of ``--think``, measured
+on a 2020s laptop core), so a game with experts replays exactly from its seed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections import Counter
+
+from spoiler.agents import RandomAgent, bot_rng
+from spoiler.search import Searcher, play_out_round, set_agents
+from spoiler.state import Status
+from spoiler.views import PlayerView, Question, Selection
+from spoiler_bots.greedy import GreedyAgent
+
+#: Rollouts per millisecond of thinking time, for a seeded expert's budget.
+ROLLOUTS_PER_MS = 1.0
+DEFAULT_THINK_MS = 200
+#: Rounds a rollout plays before it is scored as undecided.
+HORIZON = 30
+#: Information options (card names) tried per target, the likeliest ones.
+NAMES_TRIED = 3
+#: Determinizations looked at to judge which names are likely in a hand.
+NAME_SAMPLES = 12
+#: Chance that a rollout's player plays a random legal move instead of the greedy one.
+EXPLORE = 0.1
+
+
+class ExpertAgent:
+    builtin = True  # shipped with Spoiler: its selections are legal by construction
+    searches = True  # it is handed view.search when it selects
+
+    def __init__(
+        self, seed: int | None = 0, seat: int = 0, think_ms: float = DEFAULT_THINK_MS
+    ) -> None:
+        self.seat = seat
+        self.rng = bot_rng(seed, seat) if seed is not None else random.Random()
+        self.think_ms = think_ms
+        #: A seeded expert counts rollouts (reproducible); an unseeded one watches the clock.
+        self.rollouts = max(1, round(think_ms * ROLLOUTS_PER_MS)) if seed is not None else None
+        #: (round, searcher, own selection): to search this round's answers.
+        self._round: tuple[int, Searcher, Selection] | None = None
+        #: How it plays in a game that offers no search.
+        self._random = RandomAgent(self.rng.getrandbits(64), seat)
+
+    # -- selecting ---------------------------------------------------------------------------
+    def select(self, view: PlayerView) -> Selection:
+        search = view.search
+        if not isinstance(search, Searcher):  # a game that offers none: play at random
+            return self._random.select(view)
+        base = self.rng.getrandbits(32)
+        candidates = self._candidates(view, search, base)
+        if len(candidates) == 1:
+            best = candidates[0]
+        else:
+
+            def rollout(candidate: Selection, world_seed: int) -> float | None:
+                world = search.sample(random.Random(world_seed))
+                return self._rollout(world, world_seed, Forced(candidate))
+
+            best = self._halve(candidates, rollout, base)
+        self._round = (view.round, search, best)
+        return best
+
+    def _candidates(self, view: PlayerView, search, base: int) -> list[Selection]:
+        """Every legal selection, information narrowed to the likeliest few names."""
+        likely = None
+        out: list[Selection] = []
+        for card in view.playable:
+            slots = view.legal_targets(card)
+            aims: list[tuple[int, ...]]
+            if not slots:
+                aims = [()]
+            elif len(slots) == 1:
+                aims = [(seat,) for seat in slots[0]]
+            else:
+                aims = [c for c in itertools.product(*slots) if len(set(c)) == len(c)]
+            choices = card.ask.choices(view.card_names) if card.ask is not None else (None,)
+            for targets in aims:
+                options = choices
+                if len(choices) > NAMES_TRIED and all(isinstance(c, str) for c in choices):
+                    if likely is None:
+                        likely = self._likely_names(view, search, base)
+                    options = _narrow(choices, likely, targets)
+                out.extend(Selection(card, targets, info) for info in options)
+        return out
+
+    def _likely_names(self, view: PlayerView, search, base: int) -> dict:
+        """For each seat (None: the deck), how often each card name was in its hand across
+        a few determinizations."""
+        counts: dict = {None: Counter()}
+        for i in range(NAME_SAMPLES):
+            world = search.sample(random.Random(base ^ (0x5EED + i)))
+            for p in world.state.players:
+                if p.seat != view.seat:
+                    counts.setdefault(p.seat, Counter()).update(c.name for c in p.hand)
+            counts[None].update(c.name for c in world.state.deck)
+        return counts
+
+    # -- answering ---------------------------------------------------------------------------
+    def answer(self, view: PlayerView, question: Question) -> str:
+        options = question.options
+        if self._round is None or self._round[0] != view.round:
+            return options[self.rng.randrange(len(options))]
+        _, search, mine = self._round
+        base = self.rng.getrandbits(32)
+        held, forced = _revealed_plays(view)
+
+        def rollout(option: str, world_seed: int) -> float | None:
+            world = search.sample(random.Random(world_seed), held)
+            me = Forced(mine, question, option)
+            value = self._rollout(world, world_seed, me, forced)
+            return value if me.asked else None  # this deal never asked the question
+
+        return self._halve(list(options), rollout, base)
+
+    # -- search ------------------------------------------------------------------------------
+    def _halve(self, candidates: list, rollout, base: int):
+        """Sequential halving: share the budget over rounds, each keeping the better half."""
+        rounds = max(1, (len(candidates) - 1).bit_length())
+        budget = self.rollouts
+        start, seconds = time.perf_counter(), None
+        if budget is None:  # unseeded: as many rollouts as the thinking time allows
+            seconds, budget = self.think_ms / 1000, 10**9
+        alive = list(range(len(candidates)))
+        totals = [0.0] * len(candidates)
+        counts = [0] * len(candidates)
+        done = 0
+        for r in range(rounds):
+            each = max(1, budget // (len(alive) * rounds))
+            for n in range(each):
+                world_seed = base + done + n
+                for i in alive:
+                    value = rollout(candidates[i], world_seed)
+                    if value is not None:
+                        totals[i] += value
+                        counts[i] += 1
+                if seconds and time.perf_counter() - start > seconds * (r + 1) / rounds:
+                    break
+            done += each
+            mean = {i: totals[i] / counts[i] if counts[i] else 0.0 for i in alive}
+            alive.sort(key=lambda i: -mean[i])  # stable: ties keep the listed order
+            if r < rounds - 1:
+                alive = alive[: max(1, (len(alive) + 1) // 2)]
+        return candidates[alive[0]]
+
+    def _rollout(self, world, world_seed: int, me: Forced, forced: dict | None = None) -> float:
+        """Play a determinization out; 1 if this seat won, its share if undecided, else 0."""
+        agents: list = []
+        for seat in range(len(world.seats)):
+            policy = Policy(world_seed, seat)
+            if seat == self.seat:
+                me.policy = policy
+                agents.append(me)
+            elif forced and seat in forced:
+                agents.append(Forced(forced[seat], policy=policy))
+            else:
+                agents.append(policy)
+        set_agents(world, agents)
+        play_out_round(world)
+        start = world.round
+        while not world.over and world.round - start < HORIZON:
+            world.play_round()
+        result = world.result
+        if result is None or result.kind == "draw":
+            alive = [p for p in world.state.players if p.status is not Status.LOST]
+            mine = world.state.players[self.seat].status is not Status.LOST
+            return 1 / len(alive) if mine else 0.0
+        return 1.0 if self.seat in result.winners else 0.0
+
+
+def _narrow(choices, likely: dict, targets: tuple) -> tuple:
+    """The names likeliest to be in the target's hand (or the deck's, with no target)."""
+    counts = likely.get(targets[0] if targets else None, Counter())
+    ranked = sorted(choices, key=lambda name: (-counts[name], choices.index(name)))
+    return tuple(ranked[:NAMES_TRIED])
+
+
+def _revealed_plays(view: PlayerView) -> tuple[dict, dict]:
+    """Plays of other seats revealed this round: the cards (by seat) that were in their
+    hands when selection began, and their selections as far as they are known."""
+    held: dict = {}
+    forced: dict = {}
+    for event in view.events:
+        if event.round != view.round or event.seat in (None, view.seat):
+            continue
+        if event.kind == "played":
+            card = event.data["card"]
+            held[event.seat] = [card]
+            forced[event.seat] = (card, tuple(event.data.get("targets", ())), event.data)
+    return held, forced
+
+
+class Policy(GreedyAgent):
+    """How every seat plays in a rollout: greedy, now and then random."""
+
+    def __init__(self, seed: int, seat: int):
+        super().__init__(seed, seat)
+        self.random = RandomAgent(seed, seat)
+
+    def select(self, view):
+        if self.rng.random() < EXPLORE:
+            return self.random.select(view)
+        return super().select(view)
+
+
+class Forced:
+    """A rollout's agent for a seat whose first selection is known: ``selection`` (a
+    ``Selection``, or a revealed play as (card id, targets, public data)), then ``policy``.
+    With ``question``, it gives ``option`` the first time that question comes."""
+
+    builtin = True
+
+    def __init__(self, selection, question: Question | None = None, option=None, policy=None):
+        self.selection = selection
+        self.question, self.option = question, option
+        self.policy = policy
+        self.asked = False
+
+    def select(self, view):
+        chosen, self.selection = self.selection, None
+        if chosen is None:
+            return self.policy.select(view)
+        if isinstance(chosen, Selection):
+            return chosen
+        card_id, targets, data = chosen  # a play revealed this round
+        card = next((c for c in view.playable if c.id == card_id), None)
+        if card is None:
+            return self.policy.select(view)
+        slots = view.legal_targets(card)
+        if len(targets) != len(slots) or any(
+            t not in s for t, s in zip(targets, slots, strict=True)
+        ):
+            # Its targets changed as it resolved (turned back, redirected): any legal ones.
+            targets = tuple(self.policy._distinct(slots)) if slots else ()
+        if card.ask is None:
+            info = None
+        elif "info" in data and data["info"] is not None:
+            info = data["info"]
+        else:  # information the play kept secret: any legal one
+            choices = card.ask.choices(view.card_names)
+            info = choices[self.policy.rng.randrange(len(choices))]
+        return Selection(card, targets, info)
+
+    def answer(self, view, question):
+        q = self.question
+        if (
+            q is not None
+            and not self.asked
+            and question.prompt == q.prompt
+            and question.options == q.options
+        ):
+            self.asked = True
+            return self.option
+        return self.policy.answer(view, question)
