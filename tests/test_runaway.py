@@ -114,7 +114,7 @@ def test_spoiler_play_stops_a_runaway_round_and_saves_the_record(monkeypatch, tm
     [error] = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
     assert "ran past its limit (over 5,000 steps): an effect that never ends?" in error
     assert "Loop" in error.split("Cards played that round:")[1] and "Seed 7." in error
-    assert "saved in game.toml; spoiler resume game.toml plays that round again." in error
+    assert ") is saved in game.toml; spoiler resume game.toml plays that round again." in error
     record = records.load(tmp_path / "game.toml")
     stuck = int(error.split("Error: round ")[1].split(" ")[0])
     assert len(record.rounds) == stuck - 1

@@ -421,17 +421,20 @@ def whole_rounds(rounds: int) -> str:
 def save_runaway(recorder) -> str:
     """A game stopped by the runaway guard: save its whole rounds without asking (there may be
     no one to ask), and say where, in a sentence to follow the guard's message."""
+    from spoiler import recordfile
+
     record, path = recorder.record, recorder.path
-    rounds = len(record.rounds)
     if path is None:
         path = _free_name(f"spoiler-{record.seed}", ".toml")
         try:
-            record.save(path)
-        except OSError as exc:
-            return f"The record could not be saved to {path}: {exc.strerror or exc}."
+            with recordfile.RecordFile.create(path) as held:
+                record.save(held)
+        except (OSError, recordfile.FileProblem) as exc:
+            return f"The record could not be saved to {path}: {_reason(exc)}."
+    shown = _shown(path)
     return (
-        f"The {rounds} whole round(s) before it are saved in {path}; "
-        f"spoiler resume {path} plays that round again."
+        f"The record ({whole_rounds(len(record.rounds))}) is saved in {shown}; "
+        f"spoiler resume {shown} plays that round again."
     )
 
 
