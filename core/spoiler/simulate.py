@@ -332,3 +332,64 @@ def sets_alone(set_names: list[str], seed: int, max_rounds: int, players: int) -
 
 def plan_dict(plan: Plan) -> dict:
     return asdict(plan)
+
+
+def command(plan: Plan) -> str:
+    """The `spoiler simulate` command line that plays this plan."""
+    kinds = set(plan.bots)
+    bots = plan.bots[0] if len(kinds) == 1 else ",".join(plan.bots)
+    parts = ["spoiler simulate", f"--games {plan.games}", f"--bots {bots}"]
+    if len(kinds) == 1:
+        parts.append(f"--players {plan.players}")
+    if plan.sets is not None:
+        parts.append(f"--sets {','.join(plan.sets)}")
+    parts.append(f"--seed {plan.seed}")
+    if plan.max_rounds != 100:
+        parts.append(f"--max-rounds {plan.max_rounds}")
+    if plan.think_ms is not None:
+        parts.append(f"--think {plan.think_ms:g}")
+    return " ".join(parts)
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.1f}%"
+
+
+def _span(lo_hi) -> str:
+    return f"{100 * lo_hi[0]:.1f} to {100 * lo_hi[1]:.1f}%"
+
+
+def markdown(title: str, plan: Plan, f: dict, cards: bool = True) -> str:
+    """A simulation's figures as a Markdown section (docs/balance.md is made of these)."""
+    lines = [f"### {title}", "", f"`{command(plan)}`", ""]
+    lines += ["| Bot kind | Seats | Win rate per seat | 95% interval |", "|---|---:|---:|---:|"]
+    for kind, share in f["win_rate_by_kind"].items():
+        seats = f["bots"].count(kind)
+        lines.append(
+            f"| {kind} | {seats} | {_pct(share)} | {_span(f['win_rate_by_kind_95'][kind])} |"
+        )
+    lines += ["", "| Starting priority | Win rate | 95% interval |", "|---|---:|---:|"]
+    for start, share in f["win_rate_by_start"].items():
+        lines.append(f"| {start} | {_pct(share)} | {_span(f['win_rate_by_start_95'][start])} |")
+    length = f["length"]
+    lines += [
+        "",
+        f"Game length: median {length['median']:g} rounds, 95th percentile {length['p95']}, "
+        f"longest {length['longest']}. At the round limit: {_pct(f['round_limit_share'])}; "
+        f"everyone lost: {_pct(f['all_lost_share'])}.",
+    ]
+    if cards:
+        lines += [
+            "",
+            "| Card | Copies | Played per game | Winners' share | 95% interval |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for card_id, card in sorted(f["cards"].items(), key=lambda kv: -kv[1]["win_share"]):
+            share = _pct(card["win_share"]) if card["played"] else "-"
+            span = _span(card["win_share_95"]) if card["played"] else "-"
+            lines.append(
+                f"| {card['name']} ({card_id.partition(':')[0]}) | {card['copies']} | "
+                f"{card['per_game']:.2f} | {share} | {span} |"
+            )
+    lines += ["", "Warnings: " + ("; ".join(f["warnings"]) if f["warnings"] else "none.") + ""]
+    return "\n".join(lines) + "\n"
