@@ -87,7 +87,7 @@ BROKEN = {
     ),
     "collides": (
         FakeEntryPoint("copycat", CollidesWithBase()),
-        "set name 'base' is already taken by plugin 'base'",
+        "set name 'base' belongs to the built-in plugin 'base' (spoiler-game); not loaded",
     ),
     "incompatible version": (
         FakeEntryPoint("future", NeedsAFutureApi()),

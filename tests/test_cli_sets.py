@@ -101,7 +101,9 @@ def test_sets_list_shows_a_plugin_disabled_by_spoiler_plugins(installed):
     result = run("sets", "list", "--json", env={"SPOILER_PLUGINS": ""})
     rows = {r["name"]: r for r in json.loads(result.stdout)}
     assert rows["pebbles"]["status"] == "disabled"
-    assert rows["pebbles"]["error"] == "not listed in SPOILER_PLUGINS"
+    assert rows["pebbles"]["error"] == (
+        "distribution 'spoiler-pebbles' is not listed in SPOILER_PLUGINS"
+    )
     assert rows["base"]["status"] == "ok"
 
 

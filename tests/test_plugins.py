@@ -126,7 +126,7 @@ def test_built_in_plugins_always_load(allow):
 
 
 def test_spoiler_plugins_limits_the_other_plugins():
-    """SPOILER_PLUGINS (comma-separated entry point names) limits which plugins from other
+    """SPOILER_PLUGINS (comma-separated distribution names) limits which plugins from other
     distributions load; SPOILER_PLUGINS="" loads none of them."""
 
     def load(environ):
@@ -141,7 +141,7 @@ def test_spoiler_plugins_limits_the_other_plugins():
         return {name: info.status for name, info in registry.plugins.items()}
 
     assert load({}) == {"alpha": "ok", "beta": "ok", "gamma": "ok"}
-    assert load({"SPOILER_PLUGINS": "alpha, gamma"}) == {
+    assert load({"SPOILER_PLUGINS": "spoiler-alpha, Spoiler_Gamma"}) == {
         "alpha": "ok",
         "beta": "disabled",
         "gamma": "ok",
@@ -152,10 +152,13 @@ def test_spoiler_plugins_limits_the_other_plugins():
         "gamma": "disabled",
     }
     registry = plugins.load(
-        {"SPOILER_PLUGINS": "beta"},
+        {"SPOILER_PLUGINS": "spoiler-beta"},
         [FakeEntryPoint("alpha", SetPlugin("alpha")), FakeEntryPoint("beta", SetPlugin("beta"))],
     )
-    assert status(registry, "alpha") == ("disabled", "not listed in SPOILER_PLUGINS")
+    assert status(registry, "alpha") == (
+        "disabled",
+        "distribution 'spoiler-alpha' is not listed in SPOILER_PLUGINS",
+    )
     assert list(registry.sets) == ["beta"]
 
 
@@ -177,17 +180,19 @@ def test_a_plugin_failing_to_import_is_broken_and_others_still_load(error):
     assert list(registry.sets) == ["sturdy"]
 
 
-def test_two_sets_with_one_name_break_the_second_plugin():
-    """A set whose name is taken is reported as broken; the first one keeps its name."""
+def test_two_plugins_claiming_one_set_name_are_both_broken_and_neither_wins():
+    """Issue 13: "two distributions claiming one ... set name are both reported and neither
+    silently wins" (load order would otherwise decide who is trusted)."""
     registry = plugins.load(
         {},
         [FakeEntryPoint("first", SetPlugin("cards")), FakeEntryPoint("second", SetPlugin("cards"))],
     )
-    assert status(registry, "first") == ("ok", None)
-    assert status(registry, "second") == (
+    assert status(registry, "first") == (
         "broken",
-        "set name 'cards' is already taken by plugin 'first'",
+        "set name 'cards' is also claimed by plugin 'second' (spoiler-second); neither is loaded",
     )
+    assert status(registry, "second")[0] == "broken"
+    assert "cards" not in registry.sets
 
 
 def test_hooks_only_run_in_games_that_use_their_set():

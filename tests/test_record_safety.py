@@ -304,7 +304,7 @@ def test_sigterm_and_sighup_save_the_game_like_ctrl_c(tmp_path, signum):
 
 
 def test_ctrl_c_while_the_program_starts_prints_no_traceback(tmp_path):
-    for delay in (0.05, 0.15, 0.3):
+    for delay in (0.1, 0.25, 0.4):
         child = spoiler("sets", "list", cwd=tmp_path)
         time.sleep(delay)
         child.send_signal(signal.SIGINT)

@@ -8,7 +8,12 @@ Everything but the version is imported lazily, so that ``spoiler --help`` and
 ``spoiler --version`` stay as fast as the CLI framework itself.
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
+
+# Not ``from typing import TYPE_CHECKING``: typing costs a hundredth of a second at every
+# start, during which Ctrl-C would still print a traceback (spoiler.launch). Type checkers
+# read this name as true.
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
 
@@ -44,6 +49,8 @@ _LAZY = {
 __all__ = ["__version__", "API_VERSION", *_LAZY]
 
 if TYPE_CHECKING:  # what _LAZY gives at run time, spelt out for type checkers and editors
+    from typing import Any
+
     from spoiler.agents import RandomAgent
     from spoiler.cards import (
         ANOTHER_ACTIVE_PLAYER,

@@ -21,6 +21,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from spoiler.engine import GameError
+from spoiler.interrupts import PLUGIN_FAILURES, Stop
 from spoiler.views import PlayerView, Question, Selection
 
 
@@ -67,3 +69,40 @@ def _distinct(rng: random.Random, slots: Sequence[Sequence[int]]) -> tuple[int, 
         if len(set(chosen)) == len(chosen):
             return chosen
     return tuple(rng.choice(s) for s in slots)
+
+
+class PluginBot:
+    """A bot from another distribution's plugin, kept at arm's length: whatever its
+    ``select`` or ``answer`` raises (``SystemExit`` and ``KeyboardInterrupt`` included, but
+    never the user's Ctrl-C) stops the game with a ``spoiler.engine.GameError`` naming the
+    bot kind and its plugin, so a game in the terminal ends with one line, its record kept."""
+
+    def __init__(self, bot, kind: str, plugin: str):
+        self.bot, self.kind, self.plugin = bot, kind, plugin
+
+    def __getattr__(self, name: str):  # anything else the bot offers, unchanged
+        return getattr(self.bot, name)
+
+    def select(self, view: PlayerView) -> Selection:
+        try:
+            return self.bot.select(view)
+        except (Stop, GameError, EOFError):
+            raise
+        except PLUGIN_FAILURES as exc:
+            raise bot_failed(self.kind, self.plugin, "select", exc) from exc
+
+    def answer(self, view: PlayerView, question: Question) -> str:
+        try:
+            return self.bot.answer(view, question)
+        except (Stop, GameError, EOFError):
+            raise
+        except PLUGIN_FAILURES as exc:
+            raise bot_failed(self.kind, self.plugin, "answer", exc) from exc
+
+
+def bot_failed(kind: str, plugin: str, where: str, exc: BaseException):
+    """The GameError for a bot of a plugin that raised (in ``where``: select, answer, or
+    the factory that makes it)."""
+    text = str(exc).strip().splitlines()
+    reason = f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+    return GameError(f"bot {kind!r} of plugin {plugin!r} failed in {where}: {reason}")

@@ -29,6 +29,7 @@ from typing import Any
 
 from spoiler.cards import Card, CardSet, Ongoing, targets_possible
 from spoiler.events import Event, make_event
+from spoiler.interrupts import PLUGIN_FAILURES, Stop
 from spoiler.state import GameState, Status
 from spoiler.verbs import Verbs
 from spoiler.views import (
@@ -551,9 +552,9 @@ class Game:
             self._guard()
         try:
             fn(*args)
-        except (EOFError, GameError):
+        except (EOFError, GameError, Stop):
             raise
-        except Exception as exc:
+        except PLUGIN_FAILURES as exc:  # sys.exit() or KeyboardInterrupt in a card is its bug
             card = card or getattr(source, "card", None)
             if self.strict:
                 blamed = card.id if card is not None else _cause_id(source)
@@ -636,9 +637,9 @@ class Game:
             return None
         try:
             return caller(**kwargs)
-        except (EOFError, GameError):
+        except (EOFError, GameError, Stop):
             raise
-        except Exception as exc:
+        except PLUGIN_FAILURES as exc:
             plugin = _blame(caller, exc)
             if self.strict:
                 raise CardError(f"plugin {plugin!r} failed in {name}: {exc}") from exc

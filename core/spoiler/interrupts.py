@@ -13,6 +13,11 @@ import signal
 import threading
 from contextlib import contextmanager
 
+#: What plugin code may raise that is its own failure: any Exception, and also SystemExit and
+#: KeyboardInterrupt (``sys.exit()`` in a card, a hook that raises KeyboardInterrupt). Catch
+#: these and let ``Stop`` through first: that one is the user's.
+PLUGIN_FAILURES = (Exception, SystemExit, KeyboardInterrupt)
+
 
 class Stop(KeyboardInterrupt):
     """A signal from outside asked the program to stop (``signum`` says which)."""

@@ -47,6 +47,19 @@ def short_counter(name: str) -> str:
     return name.rpartition(":")[2]
 
 
+def shared_names(cards) -> frozenset[str]:
+    """The card names (lowercase) that cards of different sets share among ``cards``."""
+    sets_of: dict[str, set[str]] = {}
+    for card in cards:
+        sets_of.setdefault(card.name.lower(), set()).add(card.set_name)
+    return frozenset(name for name, sets in sets_of.items() if len(sets) > 1)
+
+
+def card_label(card, shared: frozenset[str]) -> str:
+    """A card's name, with its set when a card of another set has that name too."""
+    return f"{card.name} ({card.set_name})" if card.name.lower() in shared else card.name
+
+
 class Teller:
     """Names players and cards for one reader."""
 
@@ -54,6 +67,7 @@ class Teller:
         self.names = names
         self.cards = cards
         self.you = you
+        self.shared = shared_names(cards.values())
 
     def who(self, seat) -> str:
         if seat == self.you:
@@ -67,7 +81,7 @@ class Teller:
 
     def card(self, card_id) -> str:
         card = self.cards.get(card_id)
-        return card.name if card is not None else str(card_id)
+        return card_label(card, self.shared) if card is not None else str(card_id)
 
     def cards_list(self, ids) -> str:
         return join([self.card(i) for i in ids]) if ids else "no cards"

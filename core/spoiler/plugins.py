@@ -1,16 +1,22 @@
 """Finding and loading plugins: the built-in ones and those installed with pip.
 
 Every plugin is an entry point in the group ``spoiler``. The ones ``spoiler-game`` itself
-ships (the base set, the bots) always load; ``SPOILER_PLUGINS`` (comma-separated entry point
-names) limits which of the others load, and ``SPOILER_PLUGINS=""`` loads none of them.
+ships (the base set, the bots) always load; ``SPOILER_PLUGINS`` (comma-separated
+*distribution* names, e.g. ``spoiler-chrono``) limits which of the others load, and
+``SPOILER_PLUGINS=""`` loads none of them. An entry point loads only from a distribution that
+is named, so another distribution cannot slip in under a plugin's name.
 
-Each plugin loads on its own: one that fails to import, misspells a hook, raises in a
-content hook, needs another plugin API version, or brings a set whose name is taken, is
-recorded as broken with a one-line reason, and everything else still works.
+Each plugin loads on its own: one that fails to import (``sys.exit()`` included), misspells a
+hook, raises in a content hook, needs another plugin API version, or claims an entry point
+name or set name that another distribution claims too (both are then broken, neither wins;
+a built-in plugin keeps its own names), is recorded as broken with a one-line reason, and
+everything else still works. See docs/plugins.md for what this does and does not protect
+against (the trust model).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -23,6 +29,7 @@ import pluggy
 
 from spoiler import API_VERSION, hookspecs
 from spoiler.cards import CardSet
+from spoiler.interrupts import PLUGIN_FAILURES, Stop
 
 GROUP = "spoiler"
 CORE_DISTRIBUTION = "spoiler-game"
@@ -44,6 +51,12 @@ class PluginInfo:
     sets: list[str] = field(default_factory=list)
     hooks: list[str] = field(default_factory=list)
     plugin: object = None
+    #: Its key in ``Registry.plugins`` and its name in pluggy: the entry point's name, or
+    #: "name (distribution)" when two distributions claim that name.
+    key: str = ""
+
+    def __post_init__(self):
+        self.key = self.key or self.name
 
 
 @dataclass
@@ -119,13 +132,25 @@ class Registry:
             raise UnknownName(
                 f"no bot kind {kind!r} (installed: {', '.join(sorted(self.agents)) or 'none'})"
             )
+        from spoiler.agents import PluginBot, bot_failed
         from spoiler.seeds import bot_seed
 
-        factory = self.agents[kind].factory
+        agent = self.agents[kind]
         seed = bot_seed(game_seed, seat, kind)
-        if options and _takes_options(factory):
-            return factory(seat, seed, options=dict(options))
-        return factory(seat, seed)
+        info = self.plugins.get(agent.plugin)
+        try:
+            if options and _takes_options(agent.factory):
+                bot = agent.factory(seat, seed, options=dict(options))
+            else:
+                bot = agent.factory(seat, seed)
+        except PLUGIN_FAILURES as exc:
+            if info is not None and info.builtin:  # the core's own bots: its own bugs
+                raise
+            _reraise_stop(exc)
+            raise bot_failed(kind, agent.plugin, "its factory", exc) from exc
+        if info is not None and info.builtin:  # trusted as the core's own code
+            return bot
+        return PluginBot(bot, kind, agent.plugin)
 
     def game_hooks(self, set_names) -> dict:
         """Hook callers for a game with these sets: a plugin's phase and effect hooks take part
@@ -161,10 +186,11 @@ def _takes_options(factory) -> bool:
 
 
 def _allowlist(environ) -> set[str] | None:
+    """The distributions SPOILER_PLUGINS names (normalised), or None when it is not set."""
     raw = environ.get("SPOILER_PLUGINS")
     if raw is None:
         return None
-    return {n.strip() for n in raw.split(",") if n.strip()}
+    return {normalise(n.strip()) for n in raw.split(",") if n.strip()}
 
 
 def api_compatible(spec: str, version: str = API_VERSION) -> bool:
@@ -184,7 +210,12 @@ def _one_line(exc: BaseException) -> str:
 
 def load(environ=None, entry_points=None) -> Registry:
     """Build the plugin manager and load every plugin (call it when plugins are needed,
-    never at import). ``entry_points`` defaults to the installed ``spoiler`` group."""
+    never at import). ``entry_points`` defaults to the installed ``spoiler`` group.
+
+    Output a plugin prints while it loads goes to stderr, never to stdout (where a command's
+    ``--json`` goes). ``SystemExit`` and ``KeyboardInterrupt`` raised by a plugin are its
+    failure, like any exception; only the user's Ctrl-C (``spoiler.interrupts.Stop``) stops
+    the loading."""
     environ = os.environ if environ is None else environ
     if entry_points is None:
         entry_points = metadata.entry_points(group=GROUP)
@@ -194,49 +225,121 @@ def load(environ=None, entry_points=None) -> Registry:
         _trace(pm)
     registry = Registry(pm)
     allow = _allowlist(environ)
-
-    # Built-ins first, then the others by name: the load order (and so who wins a name
-    # collision) never depends on how the environment lists entry points.
-    ordered = sorted(
-        entry_points,
-        key=lambda ep: (
-            _distribution_of(ep)[0] != CORE_DISTRIBUTION,
-            ep.name,
-            _distribution_of(ep)[0],
-        ),
-    )
-    for ep in ordered:
-        dist, version = _distribution_of(ep)
-        info = PluginInfo(ep.name, dist, version, builtin=dist == CORE_DISTRIBUTION)
-        if ep.name in registry.plugins:
-            # Two distributions claim one entry point name: the first keeps it.
-            other = registry.plugins[ep.name].distribution
-            info.status = "broken"
-            info.error = f"entry point name {ep.name!r} is already used by distribution {other!r}"
-            registry.plugins[f"{ep.name} ({dist})"] = info
-            continue
-        registry.plugins[ep.name] = info
-        if not info.builtin and allow is not None and ep.name not in allow:
-            info.status, info.error = "disabled", "not listed in SPOILER_PLUGINS"
-            continue
-        try:
-            plugin = ep.load()
-        except (Exception, SystemExit) as exc:  # a plugin may even call sys.exit on import
-            info.status, info.error = "broken", f"failed to import: {_one_line(exc)}"
-            continue
-        _register(registry, info, plugin)
-    pm.check_pending()  # every misspelt hook was caught above; this keeps it so
-    _collect_sets(registry)
-    _collect_agents(registry)
+    with _stdout_to_stderr():
+        for info, ep in _claims(entry_points, allow):
+            registry.plugins[info.key] = info
+            if info.status != "ok":
+                continue
+            try:
+                plugin = ep.load()
+            except PLUGIN_FAILURES as exc:  # a plugin may even call sys.exit on import
+                _reraise_stop(exc)
+                info.status, info.error = "broken", f"failed to import: {_one_line(exc)}"
+                continue
+            _register(registry, info, plugin)
+        pm.check_pending()  # every misspelt hook was caught above; this keeps it so
+        _collect_sets(registry)
+        _collect_agents(registry)
     return registry
 
 
-def _distribution_of(ep) -> tuple[str, str]:
-    """(normalised distribution name, version) of an entry point."""
+def _claims(entry_points, allow: set[str] | None) -> list[tuple[PluginInfo, Any]]:
+    """Every entry point, as a PluginInfo (ok to load, disabled, or broken by a clash), in
+    load order: built-ins first, then the others by name and distribution, so that nothing
+    depends on how the environment lists them.
+
+    An entry point loads only from a distribution SPOILER_PLUGINS names (the built-ins
+    always). A name that two distributions claim is loaded from neither: both are reported.
+    Another distribution's entry point named like a built-in one is refused (the built-in
+    plugin keeps its name)."""
+    distributions: dict[int, tuple[str, str]] = {}  # metadata read once per distribution
+    seen, found = set(), []
+    for ep in entry_points:
+        dist, version = _distribution_of(ep, distributions)
+        if (ep.name, dist, getattr(ep, "value", id(ep))) in seen:  # one dist found twice
+            continue
+        seen.add((ep.name, dist, getattr(ep, "value", id(ep))))
+        found.append((PluginInfo(ep.name, dist, version, builtin=dist == CORE_DISTRIBUTION), ep))
+    found.sort(key=lambda pair: (not pair[0].builtin, pair[0].name, pair[0].distribution))
+
+    builtin_names = {info.name for info, _ in found if info.builtin}
+    enabled: dict[str, list[str]] = {}
+    for info, _ in found:
+        if not info.builtin and allow is not None and info.distribution not in allow:
+            info.status = "disabled"
+            info.error = f"distribution {info.distribution!r} is not listed in SPOILER_PLUGINS"
+        else:
+            enabled.setdefault(info.name, []).append(info.distribution)
+    keys: set[str] = set()
+    # The entry points that may load get their plain name first; a disabled namesake is
+    # told apart by its distribution.
+    for info, _ in sorted(found, key=lambda pair: pair[0].status != "ok"):
+        claimants = enabled.get(info.name, [])
+        if info.status == "ok" and not info.builtin and info.name in builtin_names:
+            info.status = "broken"
+            info.error = (
+                f"entry point name {info.name!r} belongs to the built-in plugin of "
+                f"{CORE_DISTRIBUTION}; not loaded"
+            )
+        elif info.status == "ok" and not info.builtin and len(claimants) > 1:
+            others = ", ".join(repr(d) for d in claimants if d != info.distribution)
+            info.status = "broken"
+            info.error = (
+                f"entry point name {info.name!r} is also claimed by distribution {others}; "
+                "neither is loaded"
+            )
+        clash = info.status == "broken" or info.name in keys
+        info.key = f"{info.name} ({info.distribution})" if clash else info.name
+        keys.add(info.key)
+    return found
+
+
+def _distribution_of(ep, cache: dict | None = None) -> tuple[str, str]:
+    """(normalised distribution name, version) of an entry point. Each read of a
+    distribution's name or version parses its metadata file again, so ``cache`` keeps them
+    per distribution."""
     dist = getattr(ep, "dist", None)
     if dist is None:
         return "unknown", ""
-    return re.sub(r"[-_.]+", "-", dist.name).lower(), dist.version
+    if cache is not None and id(dist) in cache:
+        return cache[id(dist)]
+    found = (normalise(dist.name), dist.version)
+    if cache is not None:
+        cache[id(dist)] = found
+    return found
+
+
+def normalise(name: str) -> str:
+    """A distribution's name as packaging tools compare them (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _reraise_stop(exc: BaseException) -> None:
+    """The user's Ctrl-C is never a plugin's failure."""
+    if isinstance(exc, Stop):
+        raise exc
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr():
+    """While plugins load, whatever they print (through ``sys.stdout`` or file descriptor 1)
+    goes to stderr, so that the stdout of a ``--json`` command stays JSON."""
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:  # no descriptors to speak of (an embedded interpreter)
+        saved = None
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stderr.flush()
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
 
 
 def hooks_for(*plugins) -> dict:
@@ -262,7 +365,7 @@ def _register(registry: Registry, info: PluginInfo, plugin) -> None:
         info.status, info.error = "broken", "the same plugin object is registered twice"
         return
     try:
-        pm.register(plugin, name=info.name)
+        pm.register(plugin, name=info.key)
     except Exception as exc:
         reason = _bad_parameters(pm, plugin) or " ".join(str(exc).split())
         info.status, info.error = "broken", f"invalid hook implementation: {reason}"
@@ -337,23 +440,31 @@ def _mark_broken(registry: Registry, name: str, error: str) -> None:
 
 
 def _collect_sets(registry: Registry) -> None:
-    taken: dict[str, str] = {}
+    # Every plugin's sets first, then who may keep which name: a set name that two plugins
+    # claim goes to neither (unless one is built in, which keeps it), and both are told.
+    offered: list[tuple[PluginInfo, list]] = []
     for impl in registry.pm.hook.spoiler_register_sets.get_hookimpls():  # in load order
         info = registry.plugins[impl.plugin_name]
         found: list = []
         try:
             _call_one(registry.pm, "spoiler_register_sets", impl, register=found.append)
             for card_set in found:
-                _check_set(card_set, taken, info)
-        except Exception as exc:
-            _mark_broken(
-                registry,
-                info.name,
-                _one_line(exc) if not isinstance(exc, _SetProblem) else str(exc),
-            )
+                _check_set(card_set, info)
+        except PLUGIN_FAILURES as exc:
+            _reraise_stop(exc)
+            _mark_broken(registry, info.key, _problem(exc))
+            continue
+        offered.append((info, found))
+    claims: dict[str, list[PluginInfo]] = {}
+    for info, found in offered:
+        for card_set in found:
+            claims.setdefault(card_set.name, []).append(info)
+    for info, found in offered:
+        clash = _set_clash(info, found, claims)
+        if clash is not None:
+            _mark_broken(registry, info.key, clash)
             continue
         for card_set in found:
-            taken[card_set.name] = info.name
             info.sets.append(card_set.name)
             registry.set_infos.append(
                 SetInfo(
@@ -363,7 +474,7 @@ def _collect_sets(registry: Registry) -> None:
                     len(card_set.cards),
                     "ok",
                     None,
-                    info.name,
+                    info.key,
                     card_set,
                 )
             )
@@ -371,27 +482,43 @@ def _collect_sets(registry: Registry) -> None:
         if info.status == "disabled":
             registry.set_infos.append(
                 SetInfo(
-                    info.name, info.version, info.distribution, 0, "disabled", info.error, info.name
+                    info.key, info.version, info.distribution, 0, "disabled", info.error, info.key
                 )
             )
-        elif info.status == "broken" and not any(s.plugin == info.name for s in registry.set_infos):
+        elif info.status == "broken" and not any(s.plugin == info.key for s in registry.set_infos):
             registry.set_infos.append(
                 SetInfo(
-                    info.name, info.version, info.distribution, 0, "broken", info.error, info.name
+                    info.key, info.version, info.distribution, 0, "broken", info.error, info.key
                 )
             )
+
+
+def _set_clash(info: PluginInfo, found: list, claims: dict[str, list[PluginInfo]]) -> str | None:
+    """Why this plugin may not have its sets: one of their names is another's too."""
+    for card_set in found:
+        others = [o for o in claims[card_set.name] if o is not info]
+        if not others:
+            continue
+        if info.builtin and not any(o.builtin for o in others):
+            continue  # the built-in set keeps its name; the others are told below
+        who = ", ".join(f"{o.key!r} ({o.distribution})" for o in others)
+        if any(o.builtin for o in others):
+            return f"set name {card_set.name!r} belongs to the built-in plugin {who}; not loaded"
+        return f"set name {card_set.name!r} is also claimed by plugin {who}; neither is loaded"
+    return None
+
+
+def _problem(exc: BaseException) -> str:
+    return str(exc) if isinstance(exc, _SetProblem) else _one_line(exc)
 
 
 class _SetProblem(Exception):
     pass
 
 
-def _check_set(card_set, taken: dict, info: PluginInfo) -> None:
+def _check_set(card_set, info: PluginInfo) -> None:
     if not isinstance(card_set, CardSet):
         raise _SetProblem(f"registered {card_set!r}, which is not a spoiler.CardSet")
-    if card_set.name in taken:
-        other = taken[card_set.name]
-        raise _SetProblem(f"set name {card_set.name!r} is already taken by plugin {other!r}")
     try:
         compatible = api_compatible(card_set.api)
     except ValueError as exc:
@@ -418,10 +545,9 @@ def _collect_agents(registry: Registry) -> None:
 
         try:
             _call_one(registry.pm, "spoiler_register_agents", impl, register=register)
-        except Exception as exc:
-            _mark_broken(
-                registry, name, _one_line(exc) if not isinstance(exc, _SetProblem) else str(exc)
-            )
+        except PLUGIN_FAILURES as exc:
+            _reraise_stop(exc)
+            _mark_broken(registry, name, _problem(exc))
             continue
         registry.agents.update(found)
 

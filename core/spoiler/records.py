@@ -349,8 +349,9 @@ def _show(value) -> str:
 
 
 def _whole(value) -> bool:
-    """An integer a record may hold: TOML's 64 bits (bool is an int in Python, never here)."""
-    return type(value) is int and -(2**63) <= value < 2**63
+    """An integer a record may hold: 64 bits, signed or not (a seed has 64 random bits).
+    (bool is an int in Python, never here.)"""
+    return type(value) is int and -(2**63) <= value < 2**64
 
 
 def _seat(value, where: str, players: int) -> int:
@@ -422,10 +423,15 @@ def _parse_result(item, players: int, rounds: int) -> dict:
 
 def check_installed(record: Record, registry) -> dict:
     """The recorded sets, as installed: name -> CardSet. RecordError names every set that is
-    missing, unusable or at another version, with the command that installs the right one."""
+    missing, unusable, from another distribution or at another version, with the command
+    that installs the right one. (A set of the same name from another distribution is
+    another set: it is never replayed in the recorded one's place.)"""
+    from spoiler.plugins import normalise
+
     problems = []
     for entry in record.sets:
-        info = next((i for i in registry.set_infos if i.name == entry.name), None)
+        named = [i for i in registry.set_infos if i.name == entry.name]
+        info = next((i for i in named if i.status == "ok"), named[0] if named else None)
         wanted = f"{entry.distribution}=={entry.distribution_version}"
         if info is None:
             problems.append(
@@ -433,6 +439,11 @@ def check_installed(record: Record, registry) -> dict:
             )
         elif info.status != "ok":
             problems.append(f"set {entry.name!r} is {info.status}: {info.error}")
+        elif normalise(info.distribution) != normalise(entry.distribution):
+            problems.append(
+                f"set {entry.name!r} came from distribution {entry.distribution!r} in this "
+                f"game, but {info.distribution!r} provides it here (pip install {wanted})"
+            )
         elif info.version != entry.version:
             problems.append(
                 f"set {entry.name!r} was {entry.version} in this game, but "

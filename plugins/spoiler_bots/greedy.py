@@ -25,6 +25,9 @@ from spoiler.agents import bot_rng
 from spoiler.state import Status
 from spoiler.views import PlayerView, Question, Selection
 
+#: The sets whose cards the bot knows by name. A card of another set named like one of
+#: them (a plugin's own "Accuse") is another card: it scores as a card the bot does not know.
+KNOWN_SETS = ("base", "chrono", "mirror")
 TREASURE = "base:treasure"
 TREASURE_TO_WIN = 3
 
@@ -84,7 +87,9 @@ class GreedyAgent:
                 choices = [()]
             for targets in choices:
                 score, info = reading.score(card, targets)
-                if card.ask is not None and info is None:
+                if card.ask is None:
+                    info = None  # whatever its name suggested, this card asks nothing
+                elif info is None:
                     options = card.ask.choices(view.card_names)
                     info = options[self.rng.randrange(len(options))]
                 score += self.rng.random() * 0.5  # break ties, differently each game
@@ -116,7 +121,7 @@ class _Reading:
         self.view = view
         me = view.me
         self.me = me
-        self.names = Counter(card.name for card in view.hand)
+        self.names = Counter(_known(card) for card in view.hand)
         self.tokens = me.counters.get(TREASURE, 0)
         self.rivals = [p for p in view.players if p.seat != me.seat and p.status is not Status.LOST]
         events = view.events
@@ -185,7 +190,7 @@ class _Reading:
     # -- scoring a selection ------------------------------------------------------------------
     def score(self, card, targets) -> tuple[float, object]:
         """(score, information to give) for playing ``card`` at ``targets``."""
-        name = card.name
+        name = _known(card)
         me, view = self.me, self.view
         target: Any = targets[0] if targets else None  # only read by cards that target
         aim = self.aim(target) if target is not None else 0.0
@@ -252,3 +257,8 @@ class _Reading:
         if name == "Delay":
             return 8.0 * aim, None
         return 15.0, None
+
+
+def _known(card) -> str:
+    """The name the bot knows a card by ("" for a card of a set it does not know)."""
+    return card.name if card.id.partition(":")[0] in KNOWN_SETS else ""

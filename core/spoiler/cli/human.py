@@ -15,6 +15,7 @@ from rich.text import Text
 
 from spoiler.cards import NameANumber
 from spoiler.cli.screen import Screen
+from spoiler.narrate import card_label, shared_names
 from spoiler.views import PlayerView, Question, Selection
 
 
@@ -104,6 +105,11 @@ class HumanAgent:
                 f"You saw {view.name_of(seat)}'s hand in round {seen_in}: {shown}.", markup=False
             )
 
+    def _shared(self) -> frozenset[str]:
+        """Names that cards of two sets in this game share: shown with their set."""
+        game = getattr(self.screen, "game", None)
+        return shared_names(game.cards) if game is not None else frozenset()
+
     def _show_hand(self, view: PlayerView) -> None:
         table = Table(title="Your hand", title_justify="left", show_edge=False, pad_edge=False)
         table.add_column("#", justify="right")
@@ -118,7 +124,7 @@ class HumanAgent:
                 text.append(f"\nYou choose: {'; '.join(needs)}.", style="dim")
             if card not in view.playable:
                 text.append("\nCannot be played now: no legal target.", style="red")
-            table.add_row(str(number), card.name, text)
+            table.add_row(str(number), card_label(card, self._shared()), text)
         self.console.print()
         self.console.print(table)
 

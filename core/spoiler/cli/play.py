@@ -240,8 +240,8 @@ def play(
 
     if max_rounds > MAX_ROUNDS:  # a record must stay small enough to read back (records.md)
         fail(f"--max-rounds is at most {MAX_ROUNDS}, not {max_rounds}")
-    if seed is not None and not -(2**63) <= seed < 2**63:
-        fail(f"--seed must be a whole number of 64 bits (below 2**63), not {seed}")
+    if seed is not None and not -(2**63) <= seed < 2**64:
+        fail(f"--seed must be a whole number of at most 64 bits, not {seed}")
     if think is not None and not think > 0:
         fail(f"--think must be more than 0 milliseconds, not {think:g}")
     bot_options = {"think_ms": think} if think is not None else None
@@ -286,8 +286,8 @@ def play(
         fail(f"--strict: {exc}", 1)
     except RoundTooLong as exc:  # an effect that never ends: stop, keep what was played
         fail(f"{exc} {recording.save_runaway(recorder)}", 1)
-    except GameError as exc:
-        fail(str(exc), 1)
+    except GameError as exc:  # a bot that failed, an agent that kept answering illegally
+        fail(f"{exc}. {recording.save_runaway(recorder)}", 1)  # what was played is kept
     finally:
         recording.stop_recording(recorder)
     if result is None:

@@ -252,7 +252,7 @@ def test_chrono_rules_hold_only_in_games_with_chrono():
     """The rules are the set's: a game without Chrono never calls them."""
     from spoiler.plugins import load
 
-    registry = load(environ={"SPOILER_PLUGINS": "chrono"})
+    registry = load(environ={"SPOILER_PLUGINS": "spoiler-chrono"})
     assert "spoiler_round_start" in registry.game_hooks(["base", "chrono"])
     assert "spoiler_round_start" not in registry.game_hooks(["base"])
 

@@ -304,7 +304,7 @@ def test_mirror_rules_hold_only_in_games_with_mirror():
     calls them."""
     from spoiler.plugins import load
 
-    registry = load(environ={"SPOILER_PLUGINS": "mirror"})
+    registry = load(environ={"SPOILER_PLUGINS": "spoiler-mirror"})
     assert {"spoiler_before_play", "spoiler_would_lose"} <= set(
         registry.game_hooks(["base", "mirror"])
     )
