@@ -17,12 +17,9 @@ records play normal ones. ``tests/test_search.py`` checks that both give the sam
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from spoiler.engine import Game, Play, _playable
-
-if TYPE_CHECKING:
-    from spoiler.views import PlayerView
+from spoiler.views import PlayerView
 
 
 class FastGame(Game):
@@ -68,21 +65,35 @@ class FastGame(Game):
         return super().view(seat, error, public, legal, table, playable)
 
 
+#: The parts of a view a LazyView fills in only when one of them is first read.
+_LATER = (
+    "hand",
+    "players",
+    "deck_size",
+    "discard",
+    "ongoing",
+    "known",
+    "_public_log",
+    "_secrets",
+    "_upto",
+)
+
+
 class LazyView:
     """A ``PlayerView`` for the built-in bots of a fast game: what a bot reads every decision
-    (its seat, playable cards, legal targets, card names) is at hand; anything else builds
-    the whole view the first time it is read. A bot reads it at once, while nothing moves."""
+    (its seat, playable cards, legal targets, card names) is at hand; the rest is filled in
+    the first time any of it is read. A bot reads it at once, while nothing moves."""
 
     __slots__ = (
-        "seat",
-        "round",
-        "playable",
-        "card_names",
-        "error",
-        "search",
         "_game",
         "_legal",
-        "_view",
+        "card_names",
+        "error",
+        "playable",
+        "round",
+        "search",
+        "seat",
+        *_LATER,
     )
 
     def __init__(self, game: Game, seat: int, legal: Mapping | None, playable: tuple | None):
@@ -96,26 +107,25 @@ class LazyView:
         self.error = None
         self.search: object = None
         self._game = game
-        self._view: PlayerView | None = None
-
-    def legal_targets(self, card) -> list[list[int]]:
-        legal = self._legal
-        kinds = card.targets
-        if not kinds:
-            return []
-        if len(kinds) == 1 and kinds[0] in legal:
-            return [legal[kinds[0]]]
-        return self._whole().legal_targets(card)
-
-    def _whole(self):
-        """The whole view, built once, the first time a part not at hand is read."""
-        if self._view is None:
-            self._view = Game.view(
-                self._game, self.seat, None, None, self._legal, None, self.playable
-            )
-        return self._view
 
     def __getattr__(self, name: str):
-        if name.startswith("__"):
+        """Called only for a part not filled in yet: fill them all, from the whole view."""
+        if name not in _LATER:
             raise AttributeError(name)
-        return getattr(self._whole(), name)
+        whole = Game.view(self._game, self.seat, None, None, self._legal, None, self.playable)
+        for part in _LATER:
+            setattr(self, part, getattr(whole, part))
+        return getattr(self, name)
+
+    def legal_targets(self, card) -> tuple[tuple[int, ...], ...]:
+        kinds = card.targets
+        if not kinds:
+            return ()
+        if len(kinds) == 1 and kinds[0] in self._legal:
+            return (self._legal[kinds[0]],)
+        return PlayerView.legal_targets(self, card)  # type: ignore[arg-type]
+
+    me = PlayerView.me
+    events = PlayerView.events
+    others = PlayerView.others
+    name_of = PlayerView.name_of

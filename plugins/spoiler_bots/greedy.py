@@ -18,6 +18,7 @@ than its ``PlayerView``.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Any
 
@@ -135,13 +136,18 @@ class _Reading:
         self.watched = any(
             e.kind == "shown" and e.seat == me.seat and e.data.get("to") != me.seat for e in recent
         )
-        # Cards not in my hand nor face up in the discard pile: what others may hold.
-        unseen = Counter(copies)
-        unseen.subtract(self.names)
-        unseen.subtract(card.name for card in view.discard)
-        self.unseen = +unseen
+        self.copies = copies
         self.threat = {p.seat: self._threat(p) for p in self.rivals}
         self.leader = max(self.threat.values(), default=0)
+
+    @functools.cached_property
+    def unseen(self) -> Counter:
+        """Cards not in my hand nor face up in the discard pile: what others may hold (only
+        guesses need it: worked out when first asked, as the expert's rollouts ask often)."""
+        unseen = Counter(self.copies)
+        unseen.subtract(self.names)
+        unseen.subtract(card.name for card in self.view.discard)
+        return +unseen
 
     # -- reading the table --------------------------------------------------------------------
     def known_hand(self, seat: int) -> list[str]:
@@ -196,11 +202,13 @@ class _Reading:
         aim = self.aim(target) if target is not None else 0.0
         can_win = me.seat not in self.hexed
         # Remaining hand after this card leaves it.
-        rest = self.names.copy()
-        rest[name] -= 1
+        names = self.names
+
+        def rest(other: str) -> int:  # that many left in hand once this card leaves it
+            return names[other] - (other == name)
 
         if name == "Jewel":
-            return (100.0 if rest["Jewel"] and can_win else 0.0), None
+            return (100.0 if rest("Jewel") and can_win else 0.0), None
         if name == "Treasure":
             if self.tokens + 1 >= TREASURE_TO_WIN and can_win:
                 return 100.0, None
@@ -242,15 +250,15 @@ class _Reading:
         if name == "Revive":
             return -10.0, None  # bringing back a rival rarely helps me
         if name == "Tribute":
-            return 20.0 + 5 * aim + (10 if rest["Crown"] else 0), None
+            return 20.0 + 5 * aim + (10 if rest("Crown") else 0), None
         if name == "Supply":
-            return 18.0 + (15 if rest["Crown"] else 0), None
+            return 18.0 + (15 if rest("Crown") else 0), None
         if name == "Spyglass":
             return 15.0 + 10 * aim, None
         if name == "Purge":
             return 12.0 + 8 * aim, None
         if name == "Swap":
-            mine = sum(KEEP_VALUE.get(n, 3) for n in rest.elements())
+            mine = sum(KEEP_VALUE.get(n, 3) * rest(n) for n in names)
             return 8.0 + (10 if mine < 6 else 0), None
         if name == "Haste":
             return 6.0, None
