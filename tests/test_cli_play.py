@@ -110,7 +110,7 @@ def test_spectators_see_every_hand_and_every_draw():
 def test_the_seed_is_printed_when_not_given_and_replays_the_game():
     """`spoiler play` without --seed picks one and prints it, so the game can be replayed."""
     first = spoiler("--bots", 2, "--sets", "base", "--max-rounds", 3)
-    seed = re.search(r"Seed: (\d+) \(replay with --seed \1\)", first.stdout).group(1)
+    seed = re.search(r"Seed: (-?\d+) \(replay with --seed \1\)", first.stdout).group(1)
     again = spoiler("--bots", 2, "--sets", "base", "--max-rounds", 3, "--seed", seed)
     assert again.stdout == first.stdout
 

@@ -18,6 +18,8 @@ NUMBER_RANGE = r"\? \[(\d+)-(\d+)\]"
 NUMBERED = r"\? \[1-(\d+)\]"
 LISTED = r"\? \[(\d+)(?:, \d+)+\]"  # options that are numbers, typed as themselves
 SAVE = r"to resume later\? \[Y/n\]"
+WATCH = r"Watch the rest\? \[Y/n\]"
+AGAIN = r"Play again\? s: same seed \(the same deal\), n: new seed, Enter: leave"
 
 
 def spawn(*args: str, cwd: Path):
@@ -39,11 +41,17 @@ def test_a_whole_game_in_a_terminal_played_as_a_person_would(tmp_path):
     number, trying the next one when a card cannot be played, the first target offered,
     the first option), and see the game through to its final table and result."""
     child = spawn("play", "--seed", "12", "--sets", "base", "--max-rounds", "4", cwd=tmp_path)
-    card_tries, prompts = 1, 0
+    card_tries, prompts, screen = 1, 0, ""
     while True:
-        which = child.expect([CARD, TARGET, NUMBER_RANGE, NUMBERED, LISTED, pexpect.EOF])
+        which = child.expect(
+            [CARD, TARGET, NUMBER_RANGE, NUMBERED, LISTED, pexpect.EOF, WATCH, AGAIN]
+        )
         if which == 5:
             break
+        if which >= 6:  # out of the game: watch it; at its end: leave
+            screen = child.before
+            child.sendline("")
+            continue
         prompts += 1
         assert prompts < 200, "the game keeps asking"
         if which == 0:
@@ -59,9 +67,8 @@ def test_a_whole_game_in_a_terminal_played_as_a_person_would(tmp_path):
     child.close()
     assert child.exitstatus == 0
     assert prompts >= 4, "a human plays at least one card a round"
-    screen = child.before
     assert "Final table" in screen
-    *shown, last, seed = screen.strip().splitlines()
+    *shown, last, seed, _ = screen.strip().splitlines()  # then the prompt to play again
     assert re.search(r"won|Draw|Everyone lost", last), last
     # The seed gives every hand away: it is told once, when the game is over.
     assert seed.strip() == "Seed: 12 (replay with --seed 12)."

@@ -290,7 +290,8 @@ def test_replay_verify_exits_1_when_the_replay_differs(tmp_path, registry):
 
 
 def test_replay_step_waits_for_enter_between_rounds(tmp_path, registry):
-    """Issue 5: "`--step` waits for Enter between rounds"; closing the input stops it."""
+    """Issue 5: "`--step` waits for Enter between rounds"; closing the input stops it, and
+    so does `q` (issue 11)."""
     path = tmp_path / "game.toml"
     game = bots_game(registry, seed=8, kind="greedy")
     play_recorded(registry, game).save(path)
@@ -299,11 +300,15 @@ def test_replay_step_waits_for_enter_between_rounds(tmp_path, registry):
     prompts = [
         line.rstrip() for line in result.stdout.splitlines() if line.startswith("Press Enter")
     ]
-    assert prompts == [f"Press Enter for round {n}." for n in range(2, game.round + 1)]
+    assert prompts == [f"Press Enter for round {n} (q: stop)." for n in range(2, game.round + 1)]
 
     stopped = cli("replay", "--step", path, input="")
     assert stopped.exit_code == 130
     assert "Round 2" not in stopped.stdout
+
+    quit = cli("replay", "--step", path, input="\nq\n")
+    assert quit.exit_code == 130
+    assert "Round 2" in quit.stdout and "Round 3" not in quit.stdout
 
 
 def test_resume_finishes_a_bots_game_exactly_as_played_straight_through(tmp_path, registry):
@@ -769,6 +774,7 @@ def answer_everything(child, until: str | None = None) -> None:
         r"\? \[(\d+)-\d+\]",
         r"\? \[1-\d+\]",
         r"\? \[(\d+)(?:, \d+)+\]",
+        r"Watch the rest\? \[Y/n\]|Play again\? s: same seed",  # watch; at the end, leave
         EOF,
     ]
     if until is not None:
@@ -776,7 +782,10 @@ def answer_everything(child, until: str | None = None) -> None:
     tries = 1
     for _ in range(300):
         which = child.expect(patterns)
-        if which >= 5:
+        if which == 5:
+            child.sendline("")
+            continue
+        if which >= 6:
             return
         if which == 0:
             tries = tries + 1 if "cannot be played now" in child.before else 1

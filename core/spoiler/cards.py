@@ -193,6 +193,10 @@ class Card:
     at_beginning: Effect | None = None
     at_end: Effect | None = None
     rulings: tuple[str, ...] = ()
+    #: Why the card changed nothing, when it did nothing, told to the players after "Nothing
+    #: happens: ". Placeholders: {player}, {target}, {info}, and {player_s}, {target_s} for
+    #: their possessives ("your", "Bix's"). E.g. "{info} is not in {target_s} hand".
+    unmet: str = ""
 
     @property
     def set_name(self) -> str:
@@ -213,6 +217,7 @@ _CARD_FIELDS = {
     "at_beginning",
     "at_end",
     "rulings",
+    "unmet",
 }
 
 
@@ -280,6 +285,7 @@ class CardSet:
         if isinstance(targets, Target):
             targets = (targets,)
         text, rulings = spec.get("text") or "", spec.get("rulings", ())
+        unmet = spec.get("unmet") or ""
         card = Card(
             id=f"{self.name}:{slugify(name)}",
             name=name,
@@ -291,6 +297,7 @@ class CardSet:
             at_beginning=spec.get("at_beginning"),
             at_end=spec.get("at_end"),
             rulings=tuple(rulings) if isinstance(rulings, (tuple, list)) else rulings,
+            unmet=unmet.strip() if isinstance(unmet, str) else unmet,
         )
         self.add(card)
         return card
@@ -351,7 +358,25 @@ def declaration_problems(card: Card) -> list[str]:
             problems.append(f"{part} must take exactly one argument (the play)")
     if not isinstance(card.rulings, tuple) or not all(isinstance(r, str) for r in card.rulings):
         problems.append(f"rulings must be a tuple of sentences, not {card.rulings!r}")
+    problems.extend(_unmet_problems(card.unmet))
     return problems
+
+
+#: What a card's ``unmet`` text may name.
+UNMET_FIELDS = {"player": "", "player_s": "", "target": "", "target_s": "", "info": ""}
+
+
+def _unmet_problems(unmet: object) -> list[str]:
+    if not isinstance(unmet, str):
+        return [f"unmet must be a string, not {unmet!r}"]
+    try:
+        unmet.format(**UNMET_FIELDS)
+    except (KeyError, IndexError, ValueError) as exc:
+        return [
+            f"unmet {unmet!r} cannot be filled ({type(exc).__name__}: {exc}); it may name "
+            + ", ".join("{" + k + "}" for k in UNMET_FIELDS)
+        ]
+    return []
 
 
 def _ask_problems(ask: object) -> list[str]:

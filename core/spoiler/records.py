@@ -76,6 +76,26 @@ class RoundEntry:
 
 
 @dataclass
+class GameEntry:
+    """A finished game of a match, kept in its record: its seed, rounds and result."""
+
+    seed: int
+    rounds: list[RoundEntry]
+    result: dict
+
+
+@dataclass
+class Match:
+    """What makes a record a match's: the wins that take it, the match's seed (each game's
+    seed follows from it, ``spoiler.match.game_seed``) and the games finished before the
+    record's current one."""
+
+    wins: int
+    seed: int
+    games: list[GameEntry] = field(default_factory=list)
+
+
+@dataclass
 class Record:
     seed: int
     sets: list[SetEntry]
@@ -88,6 +108,8 @@ class Record:
     spoiler_game: str = __version__
     #: False when the file was marked as edited by hand (``checksum = "edited"``).
     signed: bool = True
+    #: A match's record: the games before this one (the top level is the current game).
+    match: Match | None = None
 
     @classmethod
     def of(cls, game: Game, registry) -> Record:
@@ -115,6 +137,46 @@ class Record:
     def over(self) -> bool:
         return self.result is not None
 
+    # -- matches -----------------------------------------------------------------------------
+    def games(self) -> list[Record]:
+        """Every game in the record as a record of its own: the match's finished games, then
+        the current one (just this one for a record of a single game)."""
+        if self.match is None:
+            return [self]
+        earlier = [
+            Record(
+                g.seed,
+                self.sets,
+                self.players,
+                self.max_rounds,
+                self.strict,
+                g.rounds,
+                g.result,
+                self.spoiler_game,
+                self.signed,
+            )
+            for g in self.match.games
+        ]
+        current = Record(
+            self.seed,
+            self.sets,
+            self.players,
+            self.max_rounds,
+            self.strict,
+            self.rounds,
+            self.result,
+            self.spoiler_game,
+            self.signed,
+        )
+        return [*earlier, current]
+
+    def next_game(self, seed: int) -> None:
+        """A match goes on: the current (finished) game joins the match's games, and the
+        record's current game is a new one with ``seed``."""
+        assert self.match is not None and self.result is not None
+        self.match.games.append(GameEntry(self.seed, self.rounds, self.result))
+        self.seed, self.rounds, self.result = seed, [], None
+
     # -- TOML ------------------------------------------------------------------------------
     def to_toml(self) -> dict:
         body: dict = {
@@ -136,6 +198,19 @@ class Record:
         ]
         body["players"] = [{"name": p.name, "kind": p.kind} for p in self.players]
         body["rounds"] = [_round_to_toml(r) for r in self.rounds]
+        if self.match is not None:
+            body["match"] = {
+                "wins": self.match.wins,
+                "seed": self.match.seed,
+                "games": [
+                    {
+                        "seed": g.seed,
+                        "result": dict(g.result),
+                        "rounds": [_round_to_toml(r) for r in g.rounds],
+                    }
+                    for g in self.match.games
+                ],
+            }
         # The checksum goes first, so that every truncation leaves it in the file.
         return {"checksum": checksum(body), **body}
 
@@ -242,6 +317,7 @@ def parse(data: dict) -> Record:
         "sets",
         "players",
         "rounds",
+        "match",
     )
     spoiler_game = r.get("spoiler_game", str)
     seed = r.get("seed", int)
@@ -306,7 +382,36 @@ def parse(data: dict) -> Record:
             f"checksum: does not match the contents: the file was truncated or "
             f'changed (to accept hand edits, set checksum = "{EDITED}")'
         )
-    return Record(seed, sets, players, max_rounds, strict, rounds, result, spoiler_game, signed)
+    match = _parse_match(r.get("match", dict), len(players), seed) if "match" in data else None
+    return Record(
+        seed, sets, players, max_rounds, strict, rounds, result, spoiler_game, signed, match
+    )
+
+
+def _parse_match(item, players: int, seed: int) -> Match:
+    from spoiler.match import game_seed
+
+    r = _Reader(item, "match.", dict)
+    r.only("wins", "seed", "games")
+    wins = r.get("wins", int)
+    if wins < 1:
+        raise RecordError(f"match.wins: {wins} is not a number of wins (1 or more)")
+    match = Match(wins, r.get("seed", int))
+    for number, game in enumerate(r.get("games", list), 1):
+        g = _Reader(game, f"match.games[{number}].", dict)
+        g.only("seed", "result", "rounds")
+        where = f"match.games[{number}]"
+        if g.get("seed", int) != game_seed(match.seed, number):
+            raise RecordError(f"{where}.seed: not the seed of game {number} of this match")
+        rounds = [
+            _parse_round(item, i, players, f"{where}, ")
+            for i, item in enumerate(g.get("rounds", list), 1)
+        ]
+        result = _parse_result(g.get("result", dict), players, len(rounds), f"{where}.")
+        match.games.append(GameEntry(game["seed"], rounds, result))
+    if seed != game_seed(match.seed, len(match.games) + 1):
+        raise RecordError(f"seed: not the seed of game {len(match.games) + 1} of this match")
+    return match
 
 
 class _Reader:
@@ -360,8 +465,8 @@ def _seat(value, where: str, players: int) -> int:
     return value
 
 
-def _parse_round(item, number: int, players: int) -> RoundEntry:
-    where = f"round {number}"
+def _parse_round(item, number: int, players: int, game: str = "") -> RoundEntry:
+    where = f"{game}round {number}"
     r = _Reader(item, f"{where}: ", dict)
     r.only("round", "events", "log", "selections", "answers")
     if r.get("round", int) != number:
@@ -399,17 +504,19 @@ def _parse_round(item, number: int, players: int) -> RoundEntry:
     return RoundEntry(number, selections, answers, events, r.get("log", str))
 
 
-def _parse_result(item, players: int, rounds: int) -> dict:
-    r = _Reader(item, "result.", dict)
+def _parse_result(item, players: int, rounds: int, prefix: str = "") -> dict:
+    r = _Reader(item, f"{prefix}result.", dict)
     r.only("kind", "winners", "round", "events", "log")
     kind = r.get("kind", str)
     if kind not in ("win", "default", "all_lost", "draw"):
-        raise RecordError(f"result.kind: {_show(kind)} is not one of win, default, all_lost, draw")
-    winners = [_seat(w, "result.winners", players) for w in r.get("winners", list)]
+        raise RecordError(
+            f"{prefix}result.kind: {_show(kind)} is not one of win, default, all_lost, draw"
+        )
+    winners = [_seat(w, f"{prefix}result.winners", players) for w in r.get("winners", list)]
     number = r.get("round", int)
     if number != rounds:
         raise RecordError(
-            f"result.round: the game ended in round {number}, but the record "
+            f"{prefix}result.round: the game ended in round {number}, but the record "
             f"holds {rounds} rounds (truncated?)"
         )
     return {

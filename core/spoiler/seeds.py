@@ -21,8 +21,9 @@ SEED_BITS = 64
 
 
 def new_seed() -> int:
-    """A fresh game seed from the operating system's randomness."""
-    return secrets.randbits(SEED_BITS)
+    """A fresh game seed from the operating system's randomness: 64 bits, as a signed
+    64-bit number (what a TOML record can hold, and what ``--seed`` accepts)."""
+    return secrets.randbits(SEED_BITS) - 2 ** (SEED_BITS - 1)
 
 
 def bot_seed(game_seed: int, seat: int, kind: str) -> int:

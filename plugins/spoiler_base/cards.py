@@ -94,6 +94,7 @@ class Accuse:
         "The hand is checked when Accuse resolves: a card they selected this round is no "
         "longer in their hand and does not count.",
     )
+    unmet = "{info} is not in {target_s} hand"
 
     @staticmethod
     def main(play: Play) -> None:
@@ -114,6 +115,7 @@ class Standoff:
         "The chosen player answers when Standoff resolves, even if they have lost by then.",
         "Your number stays hidden from everyone else until Standoff has resolved.",
     )
+    unmet = "the numbers did not match"
 
     @staticmethod
     def main(play: Play) -> None:
@@ -134,6 +136,7 @@ class Ambush:
         "It does not matter whether their card resolves before or after Ambush.",
         "A cancelled card still counts: it is the card they selected.",
     )
+    unmet = "{target_s} card does not target {player}"
 
     @staticmethod
     def main(play: Play) -> None:
@@ -148,6 +151,7 @@ class Assassin:
     copies = 2
     target = ANOTHER_ACTIVE_PLAYER
     rulings = ("Priority changes made earlier this round (Haste, Delay) count.",)
+    unmet = "{player_s} priority is not 1st"
 
     @staticmethod
     def main(play: Play) -> None:
@@ -202,6 +206,7 @@ class Spoiler:
         "At Beginning of Round parts resolve before Spoiler, so they still happen; the "
         "cancelled card's mid-round effect and At End of Round part do not.",
     )
+    unmet = "{target_s} card had already resolved, or there was none"
 
     @staticmethod
     def main(play: Play) -> None:
@@ -218,6 +223,7 @@ class Jewel:
     rulings = (
         "The Jewel you play does not count; one more must be in your hand when it resolves.",
     )
+    unmet = "there is no other Jewel in {player_s} hand"
 
     @staticmethod
     def main(play: Play) -> None:
@@ -235,6 +241,7 @@ class Prophecy:
     target = ANOTHER_ACTIVE_PLAYER
     ask = NameACard()
     rulings = ("A cancelled card still counts: it is the card they selected.",)
+    unmet = "{target_s} card this round is not {info}"
 
     @staticmethod
     def at_end(play: Play) -> None:
@@ -253,6 +260,7 @@ class Crown:
         "Hands are counted after every At End of Round part before Crown's, and "
         "before anyone draws.",
     )
+    unmet = "{player_s} hand is not bigger than every other hand still in play"
 
     @staticmethod
     def at_end(play: Play) -> None:
@@ -298,6 +306,7 @@ class Revive:
     copies = 2
     target = LOST_PLAYER
     rulings = ("Revive can be selected only when some player has lost.",)
+    unmet = "{target} had already come back into play"
 
     @staticmethod
     def main(play: Play) -> None:
@@ -352,6 +361,7 @@ class Tribute:
     copies = 2
     target = ANOTHER_PLAYER
     rulings = ("If their hand is empty, nothing happens.",)
+    unmet = "{target_s} hand is empty"
 
     @staticmethod
     def main(play: Play) -> None:
@@ -368,6 +378,7 @@ class Purge:
     copies = 2
     target = ANOTHER_PLAYER
     rulings = ("If their hand is empty, nothing happens.",)
+    unmet = "{target_s} hand is empty"
 
     @staticmethod
     def main(play: Play) -> None:
@@ -413,6 +424,7 @@ class Echo:
         "Haste, Prophecy or Crown does nothing.",
         "The same targets means a card that targeted you now targets you from your own play.",
     )
+    unmet = "{target_s} card had not resolved yet, was cancelled, or is an Echo"
 
     @staticmethod
     def main(play: Play) -> None:

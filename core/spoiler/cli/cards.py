@@ -113,10 +113,6 @@ def show_card(
     ),
 ) -> None:
     """Show one card: its text, what it asks for, when it acts, its rulings."""
-    from rich.markup import escape
-    from rich.panel import Panel
-    from rich.text import Text
-
     card_sets = _usable_sets(None)
     cards = [c for s in card_sets for c in s.cards]
     wanted = name.strip().lower()
@@ -124,21 +120,29 @@ def show_card(
     if not found:
         fail(f"no card named {name!r}.{suggestion(name, sorted({c.name for c in cards}))}")
     for card in found:
-        body = Text(card.text + "\n\n")
-        body.append("Set: ", style="bold").append(f"{card.set_name} (id {card.id})\n")
-        body.append("Copies in the deck: ", style="bold").append(f"{card.copies}\n")
-        body.append("You choose: ", style="bold").append(f"{needs(card)}\n")
-        body.append("Acts: ", style="bold").append(timing(card))
-        if card.rulings:
-            body.append("\n\nRulings:", style="bold")
-            for ruling in card.rulings:
-                body.append(f"\n- {ruling}")
-        console().print(
-            Panel(
-                body,
-                title=f"[bold]{escape(card.name)}[/]",
-                title_align="left",
-                expand=False,
-                width=min(console().width, 78),
-            )
-        )
+        console().print(card_panel(card, console().width))
+
+
+def card_panel(card, width: int):
+    """A card as `cards show` and `? NAME` in a game show it: text, set, copies, what it asks
+    for, when it acts, rulings."""
+    from rich.markup import escape
+    from rich.panel import Panel
+    from rich.text import Text
+
+    body = Text(card.text + "\n\n")
+    body.append("Set: ", style="bold").append(f"{card.set_name} (id {card.id})\n")
+    body.append("Copies in the deck: ", style="bold").append(f"{card.copies}\n")
+    body.append("You choose: ", style="bold").append(f"{needs(card)}\n")
+    body.append("Acts: ", style="bold").append(timing(card))
+    if card.rulings:
+        body.append("\n\nRulings:", style="bold")
+        for ruling in card.rulings:
+            body.append(f"\n- {ruling}")
+    return Panel(
+        body,
+        title=f"[bold]{escape(card.name)}[/]",
+        title_align="left",
+        expand=False,
+        width=min(width, 78),
+    )

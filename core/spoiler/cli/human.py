@@ -5,6 +5,9 @@ asked again, here or (when the engine refuses it) through ``view.error``.
 
 At a shared keyboard (``hot_seat``) each turn starts by asking the others to look away, shows
 the player the private events they have not seen yet, and ends by hiding their hand.
+
+Every prompt also takes the in-game commands (``COMMANDS``): help, a card's text, the game so
+far, going back to the card prompt, and quitting.
 """
 
 from __future__ import annotations
@@ -14,9 +17,23 @@ from rich.table import Table
 from rich.text import Text
 
 from spoiler.cards import NameANumber
-from spoiler.cli.screen import Screen
+from spoiler.cli.screen import QuitGame, Screen
 from spoiler.narrate import card_label, shared_names
 from spoiler.views import PlayerView, Question, Selection
+
+#: What a player can type at any prompt, besides an answer.
+COMMANDS = (
+    ("?", "this help"),
+    ("? NAME", "a card's text and rulings (any card of this game), e.g. ? Accuse"),
+    ("log", "the game so far, as you saw it"),
+    ("back", "choose your card again (when asked for a target or a name)"),
+    ("q", "quit the game (you are offered to save it, to resume later)"),
+)
+HINT = "Type ? for help, ? NAME for a card, q to quit."
+
+
+class Back(Exception):
+    """``back`` at a target or information prompt: the card is chosen again."""
 
 
 class HumanAgent:
@@ -25,22 +42,36 @@ class HumanAgent:
         self.hot_seat = hot_seat
         self.console = screen.console
         self._private_told = 0  # at a shared keyboard: my events already shown to me
+        self._hinted = False  # the first prompt says how to get help and quit
+        self._view: PlayerView | None = None
+        self._back = False  # may this prompt go back to the card prompt?
 
     # -- the agent protocol ------------------------------------------------------------------
     def select(self, view: PlayerView) -> Selection:
         self._sit_down(view)
+        self._view = view
         self._show_table(view)
         self._show_hand(view)
         if view.error:
             self._refused(f"That selection was refused: {view.error}.")
-        card = self._choose_card(view)
-        targets = self._choose_targets(view, card)
-        info = self._choose_info(view, card)
+        while True:
+            card = self._choose_card(view)
+            self._back = True
+            try:
+                targets = self._choose_targets(view, card)
+                info = self._choose_info(view, card)
+            except Back:
+                self._show_hand(view)
+                continue
+            finally:
+                self._back = False
+            break
         self._stand_up()
         return Selection(card, targets, info)
 
     def answer(self, view: PlayerView, question: Question) -> str:
         self._sit_down(view)
+        self._view = view
         if view.error:
             self._refused(f"That answer was refused: {view.error}.")
         asker = self.screen.game.cards_by_id.get(question.cause or "")
@@ -56,6 +87,10 @@ class HumanAgent:
     # -- turns at a shared keyboard ------------------------------------------------------------
     def _sit_down(self, view: PlayerView) -> None:
         self.screen.catch_up()
+        if self.screen.quiet:  # skipping to the result, but a card brought this player back
+            self.screen.quiet = False
+            self.console.print()
+            self.console.print(Text(f"{view.me.name}, the game needs you again.", style="bold"))
         if not self.hot_seat:
             return
         me = view.me.name
@@ -131,6 +166,60 @@ class HumanAgent:
     def _refused(self, message: str) -> None:
         self.console.print(Text(message, style="yellow"))
 
+    # -- the in-game commands ----------------------------------------------------------------
+    def _read(self, prompt: str) -> str:
+        """Read an answer to ``prompt``; the commands any prompt takes are done here, and the
+        prompt asked again."""
+        if not self._hinted:
+            self._hinted = True
+            self.console.print(Text(HINT, style="dim"))
+        while True:
+            answer = self.screen.read(prompt)
+            word, _, rest = answer.partition(" ")
+            word, rest = word.lower(), rest.strip()
+            if word in ("?", "help") and not rest:
+                self._help()
+            elif word in ("?", "help"):
+                self._card_help(rest)
+            elif word.startswith("?"):  # "?accuse"
+                self._card_help(answer[1:].strip())
+            elif answer.lower() == "log":
+                self.screen.show_log(self._view)
+            elif answer.lower() in ("q", "quit"):
+                raise QuitGame
+            elif answer.lower() == "back":
+                if self._back:
+                    raise Back
+                self._refused("There is nothing to go back to here: please answer.")
+            else:
+                return answer
+
+    def _help(self) -> None:
+        table = Table.grid(padding=(0, 2))
+        for command, meaning in COMMANDS:
+            if command == "back" and not self._back:
+                meaning += "; not here"
+            table.add_row(Text("  " + command, style="bold"), meaning)
+        self.console.print("At any prompt you can type:")
+        self.console.print(table)
+        self.console.print(
+            "Otherwise answer with one of the numbers shown, or a name (a card, a player).",
+            markup=False,
+        )
+
+    def _card_help(self, name: str) -> None:
+        from spoiler.cli.cards import card_panel, suggestion
+
+        cards = list(self.screen.game.cards_by_id.values())
+        wanted = name.lower()
+        found = [c for c in cards if c.name.lower() == wanted or c.id == wanted]
+        if not found:
+            close = suggestion(name, sorted({c.name for c in cards}))
+            self._refused(f"No card named {name!r} in this game.{close}")
+            return
+        for card in found:
+            self.console.print(card_panel(card, self.console.width))
+
     # -- asking ------------------------------------------------------------------------------
     def _pick(self, labels: list[str], values: list, prompt: str):
         """Show numbered options and read one, by number or by its label."""
@@ -140,7 +229,7 @@ class HumanAgent:
         if all(label.isdigit() for label in labels):
             # Options that are numbers are typed as themselves, never as a position.
             while True:
-                answer = self.screen.read(f"{prompt} [{', '.join(labels)}]")
+                answer = self._read(f"{prompt} [{', '.join(labels)}]")
                 if answer in labels:
                     return values[labels.index(answer)]
                 self._refused(f"Please answer with one of: {', '.join(labels)}.")
@@ -151,7 +240,7 @@ class HumanAgent:
             else Text("  " + "   ".join(str(i) for i in items))
         )
         while True:
-            answer = self.screen.read(f"{prompt} [1-{len(values)}]")
+            answer = self._read(f"{prompt} [1-{len(values)}]")
             chosen = _match(answer, labels)
             if chosen is not None:
                 return values[chosen]
@@ -162,7 +251,7 @@ class HumanAgent:
     def _choose_card(self, view: PlayerView):
         names = [card.name for card in view.hand]
         while True:
-            answer = self.screen.read(f"Play which card? [1-{len(names)}]")
+            answer = self._read(f"Play which card? [1-{len(names)}]")
             chosen = _match(answer, names)
             if chosen is None:
                 self._refused(
@@ -194,7 +283,7 @@ class HumanAgent:
                 Text("  " + "   ".join(f"{s + 1}) {view.name_of(s)}" for s in seats))
             )
             while True:
-                answer = self.screen.read(f"Target? [{', '.join(str(s + 1) for s in seats)}]")
+                answer = self._read(f"Target? [{', '.join(str(s + 1) for s in seats)}]")
                 seat = _match_seat(answer, seats, view)
                 if seat is not None:
                     chosen.append(seat)
@@ -212,7 +301,7 @@ class HumanAgent:
         self.console.print(Text(f"{card.name}: {ask.prompt.lower()}."))
         if isinstance(ask, NameANumber):
             while True:
-                answer = self.screen.read(f"{ask.prompt}? [{ask.low}-{ask.high}]")
+                answer = self._read(f"{ask.prompt}? [{ask.low}-{ask.high}]")
                 try:
                     return ask.check(answer, view.card_names)
                 except ValueError as exc:

@@ -120,8 +120,11 @@ def run_game(game, screen, after_round: Callable | None = None):
     """Play ``game`` to its end on ``screen``, narrating each round's events as the screen's
     reader sees them. ``after_round(game)`` is called after every whole round.
 
-    Returns the result, or None when the players stopped the game (end of input or Ctrl-C);
-    the game then holds every whole round played and the interrupted one's decisions so far.
+    When every human at the table is out, they choose to watch the rest or skip to the end.
+
+    Returns the result, or None when the players stopped the game (``q``, end of input or
+    Ctrl-C); the game then holds every whole round played and the interrupted one's decisions
+    so far.
     """
     from spoiler.cli.screen import EVERYTHING
 
@@ -131,22 +134,47 @@ def run_game(game, screen, after_round: Callable | None = None):
         screen.catch_up()
         if screen.reader == EVERYTHING:
             screen.standings("At the table")
+        offered = False  # the choice to watch is offered once each time the humans are out
         while not game.over:
             game.play_round()
             screen.catch_up()
-            if screen.reader == EVERYTHING and not game.over:
+            out = screen.humans() and not screen.humans_in_play()
+            if not game.over and not screen.quiet and (screen.reader == EVERYTHING or out):
                 screen.standings(f"After round {game.round}")
             if after_round is not None:
                 after_round(game)
+            if out and not offered and not game.over:
+                _watch_or_skip(screen)
+            offered = bool(out)
     except (EOFError, KeyboardInterrupt):
         return None
-    screen.standings("Final table")
-    screen.console.print()
-    names = [p.name for p in game.state.players]
-    screen.console.print(game.result.describe(names), style="bold", markup=False)
-    # The seed gave every hand away, so it is told only now that the game is over.
-    screen.console.print(f"Seed: {game.seed} (replay with --seed {game.seed}).", markup=False)
+    screen.end()
     return game.result
+
+
+def _watch_or_skip(screen) -> None:
+    """Every human is out: watch the rest of the game, skip to its result, or quit. (Asked
+    at a terminal only: answers from a file or a pipe were written for the game's prompts.)"""
+    from spoiler.cli.screen import QuitGame
+
+    if not screen.stdin.isatty():
+        return
+    while True:
+        answer = screen.read(
+            "You are out of this game. Watch the rest? [Y/n] (n: skip to the result, q: quit)"
+            if len(screen.humans()) == 1
+            else "Every player at the keyboard is out. Watch the rest? [Y/n] "
+            "(n: skip to the result, q: quit)"
+        ).lower()
+        if answer in ("", "y", "yes", "w", "watch"):
+            return
+        if answer in ("n", "no", "s", "skip"):
+            screen.quiet = True
+            screen.console.print("Skipping to the result…", markup=False)
+            return
+        if answer in ("q", "quit"):
+            raise QuitGame
+        screen.console.print("Please answer y (watch), n (skip to the result) or q (quit).")
 
 
 @app.command(
@@ -221,6 +249,28 @@ def play(
         help="With --record: replace FILE if it is a file that exists (never a directory, "
         "a device or a record another game is playing).",
     ),
+    match: int | None = typer.Option(
+        None,
+        "--match",
+        metavar="N",
+        min=1,
+        help="Play a match: games until someone has won N, with the score between games.",
+    ),
+    delay: float | None = typer.Option(
+        None,
+        "--delay",
+        metavar="SECONDS",
+        min=0,
+        help="Wait this long after each event, to follow the game. Default: 0.5 on a "
+        "terminal while only bots play (watched, or once you are out), else 0.",
+    ),
+    card_text: str = typer.Option(
+        "first",
+        "--card-text",
+        metavar="WHEN",
+        help="Show a card's text as it is played: first (the first time in a game), always "
+        "or never (type ? NAME at a prompt instead).",
+    ),
 ) -> None:
     """Play a game against bots or friends, or watch bots play.
 
@@ -228,8 +278,9 @@ def play(
     so far, q to quit (with an offer to save the game)."""
     from spoiler import interrupts
     from spoiler.cli import common
-    from spoiler.cli.screen import Screen
+    from spoiler.cli.screen import CARD_TEXT, Screen
     from spoiler.engine import CardError, GameError, RoundTooLong
+    from spoiler.match import game_seed
     from spoiler.plugins import UnknownName
 
     try:
@@ -260,42 +311,102 @@ def play(
             highlight=False,
             soft_wrap=True,
         )
+    if card_text not in CARD_TEXT:
+        fail(f"--card-text {card_text!r}: choose one of {', '.join(CARD_TEXT)}")
     from spoiler.seeds import new_seed
 
     chosen_seed = seed if seed is not None else new_seed()
     console = common.console()
-    screen = Screen(console, reader_for(humans))
-    try:
-        seats = seat_players(registry, humans, n_bots, bot, chosen_seed, screen, bot_options)
-        game = new_game(registry, seats, set_names, chosen_seed, max_rounds, strict)
-    except (UnknownName, GameError) as exc:
-        fail(str(exc))
+    screen = Screen(console, reader_for(humans), delay=delay, card_text=card_text)
     from spoiler.cli import records as recording
 
-    recorder = recording.start_recording(game, registry, record, force)
+    def setup(game_seed: int):
+        try:
+            seats = seat_players(registry, humans, n_bots, bot, game_seed, screen, bot_options)
+            return new_game(registry, seats, set_names, game_seed, max_rounds, strict)
+        except (UnknownName, GameError) as exc:
+            fail(str(exc))
 
-    console.print(
-        f"Spoiler {_describe_table(humans, n_bots, bot)}, "
-        f"with {', '.join(s.name for s in game.sets)}.",
-        markup=False,
-    )
-    try:
-        with interrupts.game_signals():
-            result = run_game(game, screen, lambda game: recording.record_round(recorder, game))
-    except CardError as exc:
-        fail(f"--strict: {exc}", 1)
-    except RoundTooLong as exc:  # an effect that never ends: stop, keep what was played
-        fail(f"{exc} {recording.save_runaway(recorder)}", 1)
-    except GameError as exc:  # a bot that failed, an agent that kept answering illegally
-        fail(f"{exc}. {recording.save_runaway(recorder)}", 1)  # what was played is kept
-    finally:
-        recording.stop_recording(recorder)
-    if result is None:
+    def run(game, recorder):
+        try:
+            with interrupts.game_signals():
+                return run_game(game, screen, lambda game: recording.record_round(recorder, game))
+        except CardError as exc:
+            fail(f"--strict: {exc}", 1)
+        except RoundTooLong as exc:  # an effect that never ends: stop, keep what was played
+            fail(f"{exc} {recording.save_runaway(recorder)}", 1)
+        except GameError as exc:  # a bot that failed, an agent that kept answering illegally
+            fail(f"{exc}. {recording.save_runaway(recorder)}", 1)  # what was played is kept
+
+    def stopped(game, recorder, seed):
         console.print()
-        console.print(f"Game stopped in round {game.round}. Seed {chosen_seed}.", markup=False)
+        console.print(f"Game stopped in round {game.round}. Seed {seed}.", markup=False)
         # SIGTERM or SIGHUP: the terminal may be gone, so save without asking.
         recording.save_stopped(recorder, screen, ask=not interrupts.terminal_gone())
         raise typer.Exit(interrupts.exit_code())
+
+    if match is not None:
+        from spoiler.cli.matches import play_match
+
+        game = setup(game_seed(chosen_seed, 1))
+        recorder = recording.start_recording(
+            game, registry, record, force, match=(match, chosen_seed)
+        )
+        console.print(
+            f"Spoiler {_describe_table(humans, n_bots, bot)}, with "
+            f"{', '.join(s.name for s in game.sets)}: a match, first to {match} "
+            f"win{'s' * (match != 1)}.",
+            markup=False,
+        )
+        try:
+            play_match(game, recorder, screen, setup, run, stopped)
+        finally:
+            recording.stop_recording(recorder)
+        return
+
+    while True:
+        game = setup(chosen_seed)
+        recorder = recording.start_recording(game, registry, record, force)
+        console.print(
+            f"Spoiler {_describe_table(humans, n_bots, bot)}, "
+            f"with {', '.join(s.name for s in game.sets)}.",
+            markup=False,
+        )
+        try:
+            result = run(game, recorder)
+        finally:
+            recording.stop_recording(recorder)
+        if result is None:
+            stopped(game, recorder, chosen_seed)
+        again = _play_again(screen) if humans else None
+        if again is None:
+            return
+        if again == "new":
+            chosen_seed = new_seed()
+        if record is not None:
+            record = recording.free_name(record.with_suffix(""), record.suffix)
+            force = False
+
+
+def _play_again(screen) -> str | None:
+    """At the end of a game at a terminal: play again with the same seed, a new one, or
+    leave (None)."""
+    if not screen.stdin.isatty():
+        return None
+    while True:
+        try:
+            answer = screen.read(
+                "Play again? s: same seed (the same deal), n: new seed, Enter: leave"
+            ).lower()
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if answer in ("", "q", "quit", "leave"):
+            return None
+        if answer in ("s", "same"):
+            return "same"
+        if answer in ("n", "new"):
+            return "new"
+        screen.console.print("Please answer s, n, or press Enter to leave.", markup=False)
 
 
 def _describe_table(humans: list[str], bots: int, kind: str) -> str:

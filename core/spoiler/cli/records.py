@@ -70,15 +70,6 @@ def describe(record) -> str:
     return f"{players}; sets {sets}{seed}"
 
 
-def _end_lines(screen, game) -> None:
-    """The closing lines of a finished game, exactly as ``spoiler play`` prints them."""
-    screen.standings("Final table")
-    screen.console.print()
-    names = [p.name for p in game.state.players]
-    screen.console.print(game.result.describe(names), style="bold", markup=False)
-    screen.console.print(f"Seed: {game.seed} (replay with --seed {game.seed}).", markup=False)
-
-
 @app.command(
     epilog=examples(
         "spoiler replay game.toml",
@@ -90,17 +81,26 @@ def replay(
     file: Path = typer.Argument(
         ..., metavar="FILE", help="A record made by `spoiler play --record`."
     ),
-    step: bool = typer.Option(False, "--step", help="Wait for Enter between rounds."),
+    step: bool = typer.Option(
+        False, "--step", help="Wait for Enter between rounds (q stops the replay)."
+    ),
     verify: bool = typer.Option(
         False,
         "--verify",
         help="Only check that the game replays to the recorded event "
         "log and result; exit 1 when it does not.",
     ),
+    delay: float | None = typer.Option(
+        None,
+        "--delay",
+        metavar="SECONDS",
+        min=0,
+        help="Wait this long after each event. Default: as `spoiler play`.",
+    ),
 ) -> None:
     """Replay a recorded game (or match) from its seed and decisions, as it was played."""
     from spoiler import records
-    from spoiler.cli.screen import EVERYTHING, Screen
+    from spoiler.cli.screen import Screen
     from spoiler.engine import CardError, GameError
 
     record, registry = _load(file)
@@ -108,52 +108,81 @@ def replay(
         _verify(file, record, registry)
         return
     out = console()
-    try:
-        game = records.build_game(record, registry)
-        recorder = records.Recorder(record)
-        screen = Screen(out, reader_of([p.kind for p in record.players]))
-        out.print(f"Replaying {file}: {describe(record)}.", markup=False, soft_wrap=True)
-        screen.follow(game)
-        game.start()
+    screen = Screen(out, reader_of([p.kind for p in record.players]), delay=delay)
+    out.print(f"Replaying {file}: {describe(record)}.", markup=False, soft_wrap=True)
+    for number, game_record in enumerate(record.games(), 1):
+        if record.match is not None:
+            out.print()
+            out.rule(f"Game {number} of the match", style="bold")
+        try:
+            game, first = _replay_game(game_record, registry, screen, step)
+        except records.RecordError as exc:
+            fail(f"{file}: {_in_game(record, number)}{exc}")
+        except (CardError, GameError) as exc:
+            _failed_in_replay(file, exc)
+        if game.over:
+            screen.end()
+            if record.match is not None:
+                _score_so_far(out, record, number)
+        else:
+            out.print()
+            out.print(
+                f"The record stops after round {game.round}; the game is not over. "
+                f"Continue it with: spoiler resume {file}",
+                markup=False,
+                soft_wrap=True,
+            )
+        if first is not None:
+            err_console().print(
+                f"Warning: this replay differs from the record: {_in_game(record, number)}"
+                f"{first}{_version_hint(record)}.",
+                markup=False,
+                soft_wrap=True,
+            )
+            raise typer.Exit(DIFFERS)
+
+
+def _replay_game(record, registry, screen, step: bool):
+    """Replay one game's recorded rounds on ``screen``; returns the game and the first
+    difference from the record (None when it matches)."""
+    from spoiler import records
+    from spoiler.cli.screen import EVERYTHING
+
+    game = records.build_game(record, registry)
+    recorder = records.Recorder(record)
+    screen.follow(game)
+    game.start()
+    screen.catch_up()
+    if screen.reader == EVERYTHING:
+        screen.standings("At the table")
+    first = None
+    for entry in record.rounds:
+        if step and entry.round > 1:
+            try:
+                answer = screen.read(f"Press Enter for round {entry.round} (q: stop).")
+            except (EOFError, KeyboardInterrupt):
+                raise typer.Exit(INTERRUPTED) from None
+            if answer.lower() in ("q", "quit"):
+                raise typer.Exit(INTERRUPTED)
+        game.play_round()
+        first = first or recorder.round_played(game)
         screen.catch_up()
-        if screen.reader == EVERYTHING:
-            screen.standings("At the table")
-        first = None
-        for entry in record.rounds:
-            if step and entry.round > 1:
-                try:
-                    screen.read(f"Press Enter for round {entry.round}.")
-                except (EOFError, KeyboardInterrupt):
-                    raise typer.Exit(INTERRUPTED) from None
-            game.play_round()
-            first = first or recorder.round_played(game)
-            screen.catch_up()
-            if screen.reader == EVERYTHING and not game.over:
-                screen.standings(f"After round {game.round}")
-            if game.over:
-                break
-    except records.RecordError as exc:
-        fail(f"{file}: {exc}")
-    except (CardError, GameError) as exc:
-        _failed_in_replay(file, exc)
-    if game.over:
-        _end_lines(screen, game)
-    else:
-        out.print()
-        out.print(
-            f"The record stops after round {game.round}; the game is not over. "
-            f"Continue it with: spoiler resume {file}",
-            markup=False,
-            soft_wrap=True,
-        )
-    first = first or records.ending_difference(record, game)
-    if first is not None:
-        err_console().print(
-            f"Warning: this replay differs from the record: {first}{_version_hint(record)}.",
-            markup=False,
-            soft_wrap=True,
-        )
-        raise typer.Exit(DIFFERS)
+        if screen.reader == EVERYTHING and not game.over:
+            screen.standings(f"After round {game.round}")
+        if game.over:
+            break
+    return game, first or records.ending_difference(record, game)
+
+
+def _score_so_far(out, record, number: int) -> None:
+    """In a replayed match: the score after game ``number``."""
+    from spoiler.cli.matches import tell_score
+
+    tell_score(out, record, [g.result for g in record.games()[:number] if g.result is not None])
+
+
+def _in_game(record, number: int) -> str:
+    return f"game {number}: " if record.match is not None else ""
 
 
 def _failed_in_replay(file: Path, exc: Exception):
@@ -171,19 +200,38 @@ def _verify(file: Path, record, registry) -> None:
     from spoiler import records
     from spoiler.engine import CardError, GameError
 
-    try:
-        game, _, first = records.replay(record, registry)
-    except records.RecordError as exc:
-        fail(f"{file}: {exc}")
-    except (CardError, GameError) as exc:
-        _failed_in_replay(file, exc)
+    games = record.games()
+    rounds = events = 0
+    for number, game_record in enumerate(games, 1):
+        try:
+            game, _, first = records.replay(game_record, registry)
+        except records.RecordError as exc:
+            fail(f"{file}: {_in_game(record, number)}{exc}")
+        except (CardError, GameError) as exc:
+            _failed_in_replay(file, exc)
+        if first is not None:
+            console().print(
+                f"{file}: does not match: {_in_game(record, number)}{first}"
+                f"{_version_hint(record)}.",
+                markup=False,
+                soft_wrap=True,
+            )
+            raise typer.Exit(DIFFERS)
+        rounds += len(game_record.rounds)
+        events += len(game.state.log)
     out = console()
-    if first is not None:
+    if record.match is not None:
+        from spoiler.cli.matches import match_over
+
+        how = "the match is over" if match_over(record) else "the match goes on"
         out.print(
-            f"{file}: does not match: {first}{_version_hint(record)}.", markup=False, soft_wrap=True
+            f"{file}: OK: {len(games)} games, {rounds} rounds, {events} events and the "
+            f"results match the record ({how})",
+            markup=False,
+            soft_wrap=True,
         )
-        raise typer.Exit(DIFFERS)
-    matched = f"{file}: OK: {len(record.rounds)} rounds, {len(game.state.log)} events"
+        return
+    matched = f"{file}: OK: {rounds} rounds, {events} events"
     if record.over:
         assert game.result is not None  # the replay matched a finished record
         names = [p.name for p in game.state.players]
@@ -210,14 +258,17 @@ class _Differs(Exception):
 def resume(
     file: Path = typer.Argument(..., metavar="FILE", help="A record of an unfinished game."),
 ) -> None:
-    """Continue a recorded game that is not over, with the same players.
+    """Continue a recorded game (or match) that is not over, with the same players.
 
     Humans are asked, bots play as they did; each new round is added to the same record.
     """
     from spoiler import recordfile, records
+    from spoiler.cli.matches import match_over
 
     record, registry = _load(file)
-    if record.over:
+    if record.match is not None and match_over(record):
+        fail(f"{file}: this match is over; watch it again with: spoiler replay {file}")
+    if record.match is None and record.over:
         fail(
             f"{file}: this game is over (round {record.result['round']}); "
             f"watch it again with: spoiler replay {file}"
@@ -237,18 +288,94 @@ def resume(
 
 
 def _resume_held(file: Path, record, registry, held) -> None:
-    """``spoiler resume`` once its record is held: bring the players back and play on."""
+    """``spoiler resume`` once its record is held: bring the players back and play on (and,
+    in a match, on to its end)."""
     from spoiler import interrupts, recordfile, records
-    from spoiler.cli.human import HumanAgent
+    from spoiler.cli.matches import play_match
     from spoiler.cli.play import run_game
     from spoiler.cli.screen import Screen
     from spoiler.engine import CardError, GameError
+    from spoiler.match import game_seed
+
+    out = console()
+    screen = Screen(out, reader_of([p.kind for p in record.players]))
+
+    def setup(seed: int):
+        """The record's current game (whose seed is ``seed``), its players seated afresh."""
+        try:
+            return records.build_game(
+                record, registry, _live_agents(file, record, registry, screen)
+            )
+        except records.RecordError as exc:
+            fail(f"{file}: {exc}")
+
+    recorded = len(record.rounds)
+    if record.over:  # a match between two games: the next one starts
+        record.next_game(game_seed(record.match.seed, len(record.match.games) + 2))
+        record.save(held)
+        recorded = 0
+    resumed = setup(record.seed)
+
+    def run(game, recorder):
+        def after_round(game) -> None:
+            try:
+                difference = recorder.round_played(game)
+            except (OSError, recordfile.FileProblem) as exc:
+                fail(
+                    f"{file}: cannot write it: {_reason(exc)}; the game stops here, the record "
+                    f"holds the rounds up to {len(record.rounds) - 1}",
+                    1,
+                )
+            if difference is not None:
+                raise _Differs(f"{difference}{_version_hint(record)}; it cannot be resumed")
+            if game is resumed and recorded and game.round == recorded:
+                out.print()
+                out.print(
+                    f"That was round {recorded}, where the record stopped. The game goes on.",
+                    markup=False,
+                    style="bold",
+                )
+
+        try:
+            with interrupts.game_signals():
+                return run_game(game, screen, after_round)
+        except _Differs as exc:
+            fail(f"{file}: {exc}", DIFFERS)
+        except records.RecordError as exc:
+            fail(f"{file}: {exc}")
+        except CardError as exc:
+            fail(f"strict: {exc}", 1)
+        except GameError as exc:
+            fail(str(exc), 1)
+
+    def stopped(game, recorder, seed):
+        out.print()
+        out.print(
+            f"Game stopped in round {game.round}. {file} holds the rounds up to "
+            f"{len(record.rounds)}; continue with: spoiler resume {file}",
+            markup=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(interrupts.exit_code())
+
+    out.print(
+        f"Resuming {file} after round {recorded}: {describe(record)}.", markup=False, soft_wrap=True
+    )
+    recorder = records.Recorder(record, held)
+    if record.match is not None:
+        play_match(resumed, recorder, screen, setup, run, stopped)
+    elif run(resumed, recorder) is None:
+        stopped(resumed, recorder, record.seed)
+    out.print(f"Saved to {file}.", markup=False, soft_wrap=True)
+
+
+def _live_agents(file: Path, record, registry, screen) -> list:
+    """The agents who go on playing: a human at this keyboard for each human, the recorded
+    bot kinds (seeded from the game's seed) for the others."""
+    from spoiler.cli.human import HumanAgent
     from spoiler.plugins import UnknownName
 
-    kinds = [p.kind for p in record.players]
-    out = console()
-    screen = Screen(out, reader_of(kinds))
-    hot_seat = kinds.count("human") > 1
+    hot_seat = [p.kind for p in record.players].count("human") > 1
     live = []
     for seat, player in enumerate(record.players):
         if player.kind == "human":
@@ -258,70 +385,27 @@ def _resume_held(file: Path, record, registry, held) -> None:
             live.append(registry.agent(player.kind, seat, record.seed))
         except UnknownName as exc:
             fail(f"{file}: players[{seat + 1}].kind: {exc}")
-    try:
-        game = records.build_game(record, registry, live)
-    except records.RecordError as exc:
-        fail(f"{file}: {exc}")
-    recorded = len(record.rounds)
-    recorder = records.Recorder(record, held)
-
-    def after_round(game) -> None:
-        try:
-            difference = recorder.round_played(game)
-        except (OSError, recordfile.FileProblem) as exc:
-            fail(
-                f"{file}: cannot write it: {_reason(exc)}; the game stops here, the record "
-                f"holds the rounds up to {len(record.rounds) - 1}",
-                1,
-            )
-        if difference is not None:
-            raise _Differs(f"{difference}{_version_hint(record)}; it cannot be resumed")
-        if game.round == recorded:
-            out.print()
-            out.print(
-                f"That was round {recorded}, where the record stopped. The game goes on.",
-                markup=False,
-                style="bold",
-            )
-
-    out.print(
-        f"Resuming {file} after round {recorded}: {describe(record)}.", markup=False, soft_wrap=True
-    )
-    try:
-        with interrupts.game_signals():
-            result = run_game(game, screen, after_round)
-    except _Differs as exc:
-        fail(f"{file}: {exc}", DIFFERS)
-    except records.RecordError as exc:
-        fail(f"{file}: {exc}")
-    except CardError as exc:
-        fail(f"strict: {exc}", 1)
-    except GameError as exc:
-        fail(str(exc), 1)
-    if result is None:
-        out.print()
-        out.print(
-            f"Game stopped in round {game.round}. {file} holds the rounds up to "
-            f"{len(record.rounds)}; continue with: spoiler resume {file}",
-            markup=False,
-            soft_wrap=True,
-        )
-        raise typer.Exit(interrupts.exit_code())
-    out.print(f"Saved to {file}.", markup=False, soft_wrap=True)
+    return live
 
 
 # ==============================================================================================
 # Recording ``spoiler play``
 # ==============================================================================================
-def start_recording(game, registry, path: Path | None, force: bool = False):
+def start_recording(
+    game, registry, path: Path | None, force: bool = False, match: tuple[int, int] | None = None
+):
     """A recorder for a game ``spoiler play`` is about to play. It keeps the record in memory
     (so a stopped game can still be saved) and, with ``--record``, writes it after every
     round. The file is created (refused when it exists, unless ``force``), locked for the
-    whole game and the empty record written at once, so a path that cannot be written is
-    refused before the game starts."""
+    whole game (or match) and the empty record written at once, so a path that cannot be
+    written is refused before the game starts. ``match``: (wins needed, match seed) for the
+    first game of a match."""
     from spoiler import recordfile, records
 
-    recorder = records.Recorder(records.Record.of(game, registry))
+    record = records.Record.of(game, registry)
+    if match is not None:
+        record.match = records.Match(*match)
+    recorder = records.Recorder(record)
     if path is not None:
         try:
             held = recordfile.RecordFile.create(path, force)
@@ -382,7 +466,8 @@ def save_stopped(recorder, screen, ask: bool = True) -> None:
             soft_wrap=True,
         )
         return
-    path = _free_name(f"spoiler-{record.seed}", ".toml")
+    seed = record.match.seed if record.match is not None else record.seed
+    path = free_name(f"spoiler-{seed}", ".toml")
     answer = ""  # nobody left to ask: keep the game rather than lose it
     if ask:
         try:
@@ -425,7 +510,7 @@ def save_runaway(recorder) -> str:
 
     record, path = recorder.record, recorder.path
     if path is None:
-        path = _free_name(f"spoiler-{record.seed}", ".toml")
+        path = free_name(f"spoiler-{record.seed}", ".toml")
         try:
             with recordfile.RecordFile.create(path) as held:
                 record.save(held)
@@ -438,7 +523,7 @@ def save_runaway(recorder) -> str:
     )
 
 
-def _free_name(stem: str, suffix: str) -> Path:
+def free_name(stem, suffix: str) -> Path:
     """``stem + suffix`` in the current directory, numbered if that file exists."""
     path, n = Path(stem + suffix), 2
     while os.path.lexists(path):

@@ -1,0 +1,162 @@
+"""What came of each play: read from the event log as it grows, for the screens that tell it.
+
+``Story`` is fed a game's events one at a time (as one reader saw them) and answers two
+questions the bare events leave to the reader:
+
+* **Did a part change anything?** A card's part (its mid-round effect, or its "At Beginning /
+  At End of Round" part) opens with a ``played``, ``at_beginning`` or ``at_end`` event; what
+  it causes follows, up to the next part or the end of the resolutions. A part that caused
+  nothing is an ``Idle``: the screen then says "nothing happens" and why, from the card's
+  ``unmet`` text ("{info} is not in {target_s} hand").
+* **Who knocked out whom, and who won how?** Each ``lost`` event that leaves a player lost is
+  a knockout, each ``won`` event that leaves a player won a win: an ``Outcome`` with the round,
+  the player, the card that caused it and the player whose card (or ongoing effect) it was.
+
+It needs no game: only the events and the cards by id, so it serves a live game, a replay and
+a record alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+#: Events that open a card's part.
+PARTS = frozenset({"played", "at_beginning", "at_end"})
+#: Events after which no part is resolving any more.
+CLOSERS = frozenset({"cleared", "round_started", "priorities_shifted", "game_over"})
+#: Events that change nothing by themselves.
+UNCHANGING = frozenset({"answered"})
+#: Events told on the card that stopped or redirected a play, which may come from an ongoing
+#: effect reacting to the *next* play: they count for a part only when its card caused them.
+INTERVENING = frozenset({"cancelled", "redirected", "replaced"})
+#: Events that explain themselves whatever card caused them (a shield, a failure).
+EXPLAINED = frozenset({"loss_prevented", "win_prevented", "fizzled"})
+
+
+@dataclass(frozen=True)
+class Part:
+    """A card's part as it resolves: whose, which card, its targets and information."""
+
+    round: int
+    kind: str  # played, at_beginning or at_end
+    seat: int
+    card: str  # the card id
+    targets: tuple[int, ...] = ()
+    info: object = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    round: int
+    seat: int  # who lost (or won)
+    card: str | None  # the card that made it happen (its id)
+    by: int | None  # whose card (or ongoing effect) it was, when known
+
+
+class Story:
+    def __init__(self, cards: Mapping):
+        self.cards = cards
+        self.knockouts: list[Outcome] = []
+        self.wins: dict[int, Outcome] = {}  # seat -> their latest win
+        self._part: Part | None = None
+        self._acting: set[str] = set()  # the card ids the open part acts through
+        self._changed = False
+        self._plays: dict[tuple[int, int], Part] = {}  # (round, seat) -> its played part
+        self._owners: dict[str, int] = {}  # card id -> owner of its latest ongoing effect
+
+    def feed(self, event) -> Part | None:
+        """Take the next event. Returns the part this event closed if that part changed
+        nothing (an idle part), else None."""
+        kind = event.kind
+        idle = None
+        if kind in PARTS or kind in CLOSERS:
+            idle = self._close()
+        if kind in PARTS and self._acts(event):
+            self._open(event)
+        elif self._part is not None and kind not in UNCHANGING:
+            if kind == "copied":
+                self._acting.add(event.data.get("card"))
+            if kind in EXPLAINED or kind not in INTERVENING or event.cause in self._acting:
+                self._changed = True
+        if kind == "ongoing_added" and event.cause is not None:
+            self._owners[event.cause] = event.seat
+        if kind in ("lost", "won") and event.data.get("after") != event.data.get("before"):
+            outcome = Outcome(event.round, event.seat, event.cause, self._by(event))
+            if kind == "lost" and event.data.get("after") == "lost":
+                self.knockouts.append(outcome)
+            elif kind == "won" and event.data.get("after") == "won":
+                self.wins[event.seat] = outcome
+        return idle
+
+    def _acts(self, event) -> bool:
+        """Does this part do anything? A card with no mid-round effect is played all the
+        same (its other parts did their work), and that is no idle play."""
+        if event.kind != "played":
+            return True
+        card = self.cards.get(event.data.get("card") or event.cause)
+        return card is None or card.main is not None
+
+    def _open(self, event) -> None:
+        data = event.data
+        card = data.get("card") or event.cause
+        if event.kind == "played":
+            part = Part(
+                event.round,
+                "played",
+                event.seat,
+                card,
+                tuple(data.get("targets") or ()),
+                data.get("info"),
+            )
+            self._plays[(event.round, event.seat)] = part
+        else:  # an At Beginning/End part: the targets are those the card was played with
+            played = self._plays.get((event.round, event.seat))
+            if played is None or played.card != card:
+                played = Part(event.round, "played", event.seat, card)
+            part = Part(event.round, event.kind, event.seat, card, played.targets, played.info)
+        self._part, self._acting, self._changed = part, {card}, False
+
+    def _close(self) -> Part | None:
+        part, changed = self._part, self._changed
+        self._part = None
+        return part if part is not None and not changed else None
+
+    def _by(self, event) -> int | None:
+        part = self._part
+        if part is not None and event.cause in self._acting:
+            return part.seat
+        return self._owners.get(event.cause)
+
+    # -- telling -----------------------------------------------------------------------------
+    def why(self, part: Part, names, you: int | None = None) -> str:
+        """Why an idle part changed nothing, as a sentence ("Nothing happens: …")."""
+        card = self.cards.get(part.card)
+        unmet = getattr(card, "unmet", "") if card is not None else ""
+        if not unmet:
+            return "Nothing happens."
+        return f"Nothing happens: {fill(unmet, part, names, you)}."
+
+
+def fill(template: str, part: Part, names, you: int | None = None) -> str:
+    """A card's ``unmet`` text with its placeholders filled for one reader:
+    {player}, {player_s}, {target}, {target_s}, {info}."""
+
+    def who(seat) -> str:
+        if seat is None:
+            return "their target"
+        return "you" if seat == you else names[seat]
+
+    def whose(seat) -> str:
+        if seat is None:
+            return "their target's"
+        return "your" if seat == you else f"{names[seat]}'s"
+
+    target = part.targets[0] if part.targets else None
+    return template.format(
+        player=who(part.seat),
+        player_s=whose(part.seat),
+        target=who(target),
+        target_s=whose(target),
+        info="" if part.info is None else part.info,
+    )
