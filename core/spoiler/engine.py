@@ -225,6 +225,8 @@ class Game:
             if card.ask is not None and not card.ask.choices(self.card_names):
                 raise GameError(f"{card.name} asks a question no answer fits in this game")
         self.cards_by_id = {c.id: c for c in self.cards}
+        #: How players see counters and rule causes: the sets' labels, by id.
+        self.labels = {k: v for s in self.sets for k, v in getattr(s, "labels", {}).items()}
         #: Only hooks some plugin in this game implements.
         self.hooks = {name: caller for name, caller in (hooks or {}).items() if caller is not None}
         #: Every decision, by round: what each seat selected and every answer given.

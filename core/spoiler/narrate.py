@@ -42,9 +42,18 @@ def join(words: Sequence[str]) -> str:
     return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+def label(key: str, labels: Mapping | None = None) -> str:
+    """How players see a counter or a rule cause, by its id: the label its set gives it
+    (``CardSet(labels=...)``), else the id without the set's namespace, its words spaced
+    ("mirror:hand-mirror" -> "hand mirror")."""
+    if labels and key in labels:
+        return labels[key]
+    return key.rpartition(":")[2].replace("-", " ").replace("_", " ")
+
+
 def short_counter(name: str) -> str:
     """A counter's name without its set's namespace ("chrono:time" -> "time")."""
-    return name.rpartition(":")[2]
+    return label(name)
 
 
 def shared_names(cards) -> frozenset[str]:
@@ -63,11 +72,14 @@ def card_label(card, shared: frozenset[str]) -> str:
 class Teller:
     """Names players and cards for one reader."""
 
-    def __init__(self, names: Sequence[str], cards: Mapping, you: int | None):
+    def __init__(
+        self, names: Sequence[str], cards: Mapping, you: int | None, labels: Mapping | None = None
+    ):
         self.names = names
         self.cards = cards
         self.you = you
         self.shared = shared_names(cards.values())
+        self.labels = labels
 
     def who(self, seat) -> str:
         if seat == self.you:
@@ -81,7 +93,10 @@ class Teller:
 
     def card(self, card_id) -> str:
         card = self.cards.get(card_id)
-        return card_label(card, self.shared) if card is not None else str(card_id)
+        if card is not None:
+            return card_label(card, self.shared)
+        text = str(card_id)  # a rule's cause ("chrono:hourglass-rule"), or a plugin's name
+        return label(text, self.labels) if ":" in text else text
 
     def cards_list(self, ids) -> str:
         return join([self.card(i) for i in ids]) if ids else "no cards"
@@ -162,7 +177,7 @@ def _counter(t: Teller, event) -> str:
     change = f"+{delta}" if delta >= 0 else str(delta)
     why = f", {t.card(event.cause)}" if event.cause else ""
     return (
-        f"{t.whose(event.seat)} {short_counter(str(d.get('name')))} is now {d.get('value')} "
+        f"{t.whose(event.seat)} {label(str(d.get('name')), t.labels)}: now {d.get('value')} "
         f"({change}{why})."
     )
 
@@ -322,10 +337,17 @@ _SENTENCES: dict[str, Callable] = {
 KINDS = frozenset(_SENTENCES)
 
 
-def narrate(event, names: Sequence[str], cards: Mapping, you: int | None = None) -> str:
+def narrate(
+    event,
+    names: Sequence[str],
+    cards: Mapping,
+    you: int | None = None,
+    labels: Mapping | None = None,
+) -> str:
     """One event as a sentence. ``names``: player names by seat; ``cards``: card id -> Card
-    (for card names and what they ask); ``you``: the reader's seat, told as "you"."""
-    teller = Teller(names, cards, you)
+    (for card names and what they ask); ``you``: the reader's seat, told as "you";
+    ``labels``: display names of counters and rule causes (``Game.labels``)."""
+    teller = Teller(names, cards, you, labels)
     sentence = _SENTENCES.get(event.kind, _generic)(teller, event)
     # Only "you" needs a capital: player names are told as their players typed them.
     return "Y" + sentence[1:] if sentence.startswith(("you ", "your ")) else sentence

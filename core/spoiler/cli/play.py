@@ -129,6 +129,8 @@ def run_game(game, screen, after_round: Callable | None = None):
     from spoiler.cli.screen import EVERYTHING
 
     screen.follow(game)
+    if game.round == 0:
+        screen.set_rules()
     try:
         game.start()
         screen.catch_up()
@@ -303,6 +305,16 @@ def play(
     registry = common.load_registry()
     from rich.markup import escape
 
+    from spoiler.validation import check_hooks
+
+    for info in registry.plugins.values():  # as `sets validate` does: hooks pluggy would skip
+        for problem in check_hooks(registry, info.name, info.name):
+            common.err_console().print(
+                f"[yellow]Warning:[/] plugin {info.name!r}: {escape(problem.message)}",
+                markup=True,
+                highlight=False,
+                soft_wrap=True,
+            )
     for broken in registry.broken():
         common.err_console().print(
             f"[yellow]Warning:[/] plugin {broken.name!r} is broken "

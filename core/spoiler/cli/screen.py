@@ -24,7 +24,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from spoiler.narrate import MINOR, narrate, ordinal
+from spoiler.narrate import MINOR, label, narrate, ordinal
 from spoiler.state import Status
 from spoiler.story import PARTS, Story
 from spoiler.views import PlayerInfo
@@ -130,7 +130,7 @@ class Screen:
         game = self.game
         you = reader if isinstance(reader, int) else None
         names = [p.name for p in game.state.players]
-        sentence = narrate(self.seen(event, reader), names, game.cards_by_id, you)
+        sentence = narrate(self.seen(event, reader), names, game.cards_by_id, you, game.labels)
         style = "dim" if event.kind in MINOR else EVENT_STYLE.get(event.kind, "")
         if event.kind == "round_started":
             self.console.print()
@@ -225,6 +225,16 @@ class Screen:
             for line in lines:
                 console.print(line)
 
+    def set_rules(self) -> None:
+        """The rules the game's sets add to Spoiler's own (``CardSet(rules=...)``)."""
+        for card_set in self.game.sets:
+            if getattr(card_set, "rules", ""):
+                self.console.print(
+                    Text(f"{card_set.title} rules: ", style="bold").append(
+                        card_set.rules, style=""
+                    )
+                )
+
     # -- the table -------------------------------------------------------------------------
     def public_players(self) -> list[PlayerInfo]:
         game = self.game
@@ -256,6 +266,7 @@ class Screen:
         table.add_column("Counters")
         if hands is not None:
             table.add_column("Cards")
+        labels = getattr(self.game, "labels", None)  # the sets' names for their counters
         for p in sorted(players, key=lambda p: p.priority):
             name = Text(p.name, style="bold" if p.seat == you else "")
             if p.seat == you:
@@ -264,7 +275,7 @@ class Screen:
             elif kinds and kinds[p.seat] != "human":
                 name.append(f" ({kinds[p.seat]} bot)", style="dim")
             counters = ", ".join(
-                f"{k.rpartition(':')[2]} {v}" for k, v in sorted(p.counters.items()) if v
+                f"{label(k, labels)} {v}" for k, v in sorted(p.counters.items()) if v
             )
             status = Text(str(p.status), style=STATUS_STYLE[p.status])
             if outcome is not None:

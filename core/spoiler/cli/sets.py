@@ -79,6 +79,66 @@ def list_sets(
 
 
 @sets_app.command(
+    "show", epilog=examples("spoiler sets show chrono", "spoiler sets show base --json")
+)
+def show_set(
+    name: str = typer.Argument(..., metavar="NAME", help="An installed set's name."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON object instead."),
+) -> None:
+    """One card set: what it is, the rules it adds to the game, and its cards."""
+    from spoiler.plugins import UnknownName
+
+    registry = load_registry()
+    try:
+        [card_set] = registry.card_sets([name])
+    except UnknownName as exc:
+        fail(str(exc))
+    info = next(i for i in registry.set_infos if i.name == name and i.status == "ok")
+    cards = [
+        {"id": c.id, "name": c.name, "copies": c.copies, "text": c.text} for c in card_set.cards
+    ]
+    if as_json:
+        _print_json(
+            {
+                "name": card_set.name,
+                "title": card_set.title,
+                "version": card_set.version,
+                "distribution": info.distribution,
+                "description": card_set.description,
+                "rules": card_set.rules,
+                "labels": dict(card_set.labels),
+                "cards": cards,
+            }
+        )
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    out = console()
+    out.print(
+        f"[bold]{escape(card_set.title)}[/] ({escape(card_set.name)} {escape(card_set.version)}, "
+        f"from {escape(info.distribution)})",
+        soft_wrap=True,
+    )
+    if card_set.description:
+        out.print(card_set.description, markup=False)
+    out.print()
+    out.print(
+        "[bold]Rules:[/] " + escape(card_set.rules or "none of its own (only its cards' texts).")
+    )
+    table = Table(
+        title=f"Cards ({len(cards)} kinds, {sum(c['copies'] for c in cards)} in the deck)",
+        title_justify="left",
+    )
+    for column in ("Card", "Copies", "Text"):
+        table.add_column(column, justify="right" if column == "Copies" else "left")
+    for card in cards:
+        table.add_row(card["name"], str(card["copies"]), card["text"])
+    out.print()
+    out.print(table)
+
+
+@sets_app.command(
     "validate",
     epilog=examples(
         "spoiler sets validate",

@@ -23,6 +23,17 @@ chrono = CardSet(
         "sundials give time; at each round's end a player with 10 time tokens spends "
         "them and wins."
     ),
+    rules=(
+        "At the start of each round, in priority order, each player gains 1 time token for "
+        "each sundial they have, keeps an appointment that falls due (5 time tokens), and "
+        "their fuse burns down by 1: a fuse that burns out makes them lose. At each round's "
+        "end, every player with 10 or more time tokens spends 10 and wins (the Hourglass rule)."
+    ),
+    labels={
+        "chrono:time": "time tokens",
+        "chrono:sundial": "sundials",
+        "chrono:hourglass-rule": "the Hourglass rule",
+    },
     api=">=1,<2",
 )
 

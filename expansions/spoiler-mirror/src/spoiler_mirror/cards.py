@@ -24,6 +24,13 @@ mirror = CardSet(
         "losses that fall on someone else. Hand mirrors and crystal hearts are public "
         "tokens that last until they break."
     ),
+    rules=(
+        "A player with a hand mirror turns back the next card another player plays that "
+        "targets them: it targets its own player instead (or is cancelled, if its player is "
+        "already one of its targets), and one mirror breaks; Shatter is never turned back. "
+        "A player with a crystal heart who would lose does not: one heart breaks instead."
+    ),
+    labels={"mirror:hand-mirror": "hand mirrors", "mirror:crystal-heart": "crystal hearts"},
     api=">=1,<2",
 )
 
