@@ -65,7 +65,7 @@ def test_a_rule_cause_reads_as_its_label():
 
 
 def test_a_game_starts_by_telling_the_rules_its_sets_add(everything):
-    everything(environ={"SPOILER_PLUGINS": "chrono"})
+    everything(environ={"SPOILER_PLUGINS": "spoiler-chrono"})
     result = run("play", "--bots", "2", "--sets", "base,chrono", "--seed", "3", "--max-rounds", "2")
     assert result.exit_code == 0, result.output
     assert "Chrono rules: At the start of each round" in result.stdout
@@ -73,14 +73,14 @@ def test_a_game_starts_by_telling_the_rules_its_sets_add(everything):
 
 
 def test_rules_set_shows_what_a_set_adds(everything):
-    everything(environ={"SPOILER_PLUGINS": "chrono"})
+    everything(environ={"SPOILER_PLUGINS": "spoiler-chrono"})
     result = run("rules", "--set", "chrono")
     assert result.exit_code == 0 and "the Hourglass rule" in result.stdout
     assert run("rules", "--set", "nope").exit_code == 2
 
 
 def test_sets_show_tells_a_sets_rules_and_cards(everything):
-    everything(environ={"SPOILER_PLUGINS": "chrono"})
+    everything(environ={"SPOILER_PLUGINS": "spoiler-chrono"})
     result = run("sets", "show", "chrono")
     assert result.exit_code == 0
     assert "Rules: At the start of each round" in result.stdout
