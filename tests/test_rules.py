@@ -778,7 +778,7 @@ def test_ruling_14_a_round_that_never_ends_is_stopped(toy):
                 self.note("again")
 
     game.add_ongoing(Echoes(), cause="toy:rule")
-    with pytest.raises(RoundTooLong, match="^round 1 ran past its limit .* Seed 0.$"):
+    with pytest.raises(RoundTooLong, match=r"^round 1 ran past its limit .* Seed 0.$"):
         play_round(game)
     with pytest.raises(RoundTooLong):
         game.play_round()

@@ -58,7 +58,7 @@ def test_a_round_that_never_ends_is_stopped_naming_its_cards_and_seed():
 
 def test_a_loop_that_only_reads_the_game_is_stopped_too():
     game = looping_table(reading_forever)
-    with pytest.raises(RoundTooLong, match="Cards played that round: .*Ada's Loop"):
+    with pytest.raises(RoundTooLong, match=r"Cards played that round: .*Ada's Loop"):
         play_round(game, {0: "Loop", 1: "Pebble"})
 
 

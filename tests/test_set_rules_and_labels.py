@@ -30,10 +30,7 @@ def everything(monkeypatch, tmp_path):
     ]
 
     def install(*fakes, environ=None):
-        if fakes:
-            registry = plugins.load({}, [*builtins, *fakes])
-        else:
-            registry = plugins.load(environ or {})
+        registry = plugins.load({}, [*builtins, *fakes]) if fakes else plugins.load(environ or {})
         monkeypatch.setattr(common, "load_registry", lambda: registry)
 
     monkeypatch.chdir(tmp_path)
