@@ -37,9 +37,7 @@ def set_rules_text(names: list[str]) -> str:
     return "\n".join(parts)
 
 
-@app.command(
-    epilog=examples("spoiler rules", "spoiler rules --set chrono", "spoiler rules | less")
-)
+@app.command(epilog=examples("spoiler rules", "spoiler rules --set chrono", "spoiler rules | less"))
 def rules(
     sets: list[str] = typer.Option(
         [],

@@ -230,9 +230,7 @@ class Screen:
         for card_set in self.game.sets:
             if getattr(card_set, "rules", ""):
                 self.console.print(
-                    Text(f"{card_set.title} rules: ", style="bold").append(
-                        card_set.rules, style=""
-                    )
+                    Text(f"{card_set.title} rules: ", style="bold").append(card_set.rules, style="")
                 )
 
     # -- the table -------------------------------------------------------------------------
