@@ -23,6 +23,7 @@ from spoiler.agents import RandomAgent
 from spoiler.cards import Card, CardSet
 from spoiler.engine import Game, Seat
 from spoiler.events import Event
+from spoiler.plugins import Registry
 from spoiler.plugins import load as _load_plugins  # (not a test's stand-in for it)
 from spoiler.state import Status
 from spoiler.views import PlayerView, Question, Selection
@@ -102,7 +103,7 @@ def table(
 
 
 @functools.cache
-def installed():
+def installed() -> Registry:
     """The installed plugins, loaded once (as ``spoiler play`` would load them)."""
     return _load_plugins()
 
