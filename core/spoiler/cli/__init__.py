@@ -50,6 +50,7 @@ def _root(
 # Each module registers its commands on app when imported, in the order --help lists them.
 # isort: off
 from spoiler.cli import play  # noqa: E402, F401
+from spoiler.cli import host  # noqa: E402, F401
 from spoiler.cli import info  # noqa: E402, F401
 from spoiler.cli import cards  # noqa: E402, F401
 from spoiler.cli import records  # noqa: E402, F401

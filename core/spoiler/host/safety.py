@@ -1,0 +1,135 @@
+"""What a hosted game lets in from the outside: players' names, the lines they type, the join
+code that lets them in, and the server's own key.
+
+Everything here is plain Python (no asyncssh), so it is tested on its own.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import re
+import secrets
+import stat
+import unicodedata
+from pathlib import Path
+
+#: The longest name a player may take (longer ones are cut).
+MAX_NAME = 20
+#: The longest answer line kept; anything longer is refused whole.
+MAX_LINE = 200
+
+# Terminal escape sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), DCS, SOS,
+# PM and APC strings (ESC P/X/^/_ ... ESC \), then any other two-character escape.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]?"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"
+    r"|\x9b[0-?]*[ -/]*[@-~]?"
+    r"|\x1b.?",
+    re.DOTALL,
+)
+
+
+def printable(text: str) -> str:
+    """``text`` without terminal escape sequences or control/format characters, with every
+    run of whitespace made one space."""
+    text = _ESCAPES.sub("", text)
+    kept = "".join(
+        " " if ch.isspace() else ch
+        for ch in text
+        if ch.isspace() or unicodedata.category(ch)[0] != "C"
+    )
+    return " ".join(kept.split())
+
+
+class BadName(ValueError):
+    """A name a player cannot take (the message says why, to the player)."""
+
+
+def clean_name(raw: str) -> str:
+    """The name a joining player is given for the username they sent: printable, at most
+    ``MAX_NAME`` characters. Raises ``BadName`` for one that cannot be a name."""
+    name = printable(raw)[:MAX_NAME].strip()
+    if not name:
+        raise BadName("a name needs letters: join as NAME@host, e.g. ssh alice@host")
+    if name.isdigit():
+        # Target prompts take a player's number or name; a name that is a number is both.
+        raise BadName(f"{name!r} is a number; choose a name with letters")
+    return name
+
+
+def clean_line(raw: str) -> str | None:
+    """An answer line as the game reads it, or None for one that is too long to be an
+    answer (it is refused whole, never cut into something the player did not mean)."""
+    if len(raw) > MAX_LINE:
+        return None
+    return printable(raw)
+
+
+# -- the join code ------------------------------------------------------------------------------
+#: Crockford's base32: digits and letters without I, L, O and U, easy to read aloud and type.
+_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+_READS_AS = str.maketrans({"o": "0", "i": "1", "l": "1"})
+CODE_GROUPS, GROUP_SIZE = 3, 4  # 12 characters of 5 bits: 60 bits
+
+
+def join_code() -> str:
+    """A new random join code, e.g. ``k7dq-m2xa-p9rt`` (60 bits)."""
+    chars = [secrets.choice(_ALPHABET) for _ in range(CODE_GROUPS * GROUP_SIZE)]
+    return "-".join("".join(chars[i : i + GROUP_SIZE]) for i in range(0, len(chars), GROUP_SIZE))
+
+
+def normal_code(code: str) -> str:
+    """A code as typed, made comparable: case, spaces and dashes do not matter, and the
+    letters o, i and l read as the digits they look like."""
+    return "".join(code.lower().split()).replace("-", "").translate(_READS_AS)
+
+
+def code_matches(typed: str, code: str) -> bool:
+    """Does what a player typed match the join code? (In constant time.)"""
+    return hmac.compare_digest(normal_code(typed).encode(), normal_code(code).encode())
+
+
+# -- the host key -------------------------------------------------------------------------------
+#: Where the host key lives when ``SPOILER_HOST_KEY`` does not say.
+KEY_NAME = "host_key_ed25519"
+
+
+class BadKey(OSError):
+    """A host key that cannot be used (the message says why)."""
+
+
+def key_path() -> Path:
+    """The host key file: ``$SPOILER_HOST_KEY``, or ``host_key_ed25519`` in the app's own
+    directory (``typer.get_app_dir("spoiler")``)."""
+    override = os.environ.get("SPOILER_HOST_KEY")
+    if override:
+        return Path(override)
+    import typer
+
+    return Path(typer.get_app_dir("spoiler")) / KEY_NAME
+
+
+def load_or_make_key(path: Path):
+    """The server's ed25519 host key, made on first use (file mode 0600, directory 0700).
+    A key file that others may read is refused: it is the server's identity."""
+    import asyncssh
+
+    if path.exists():
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            raise BadKey(
+                f"{path} can be read by other users (mode {mode:o}); "
+                f"make it private with: chmod 600 {path}"
+            )
+        try:
+            return asyncssh.read_private_key(str(path))
+        except (asyncssh.KeyImportError, ValueError) as exc:
+            raise BadKey(f"{path} is not a private key ({exc}); move it away to make a new one")
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="spoiler host")
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(key.export_private_key())
+    return key

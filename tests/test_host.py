@@ -1,0 +1,823 @@
+"""``spoiler host``: one game served over SSH (issue 8). A real server on 127.0.0.1 with a free
+port, run as the command a host runs; players join through asyncssh's client, and through the
+system's ``ssh`` where it is installed, and answer every prompt from what their screen shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from spoiler import records
+from spoiler.cli import app
+from spoiler.host.safety import MAX_LINE, BadName, clean_line, clean_name, code_matches, join_code
+from typer.testing import CliRunner
+
+asyncssh = pytest.importorskip("asyncssh")
+
+#: Seconds any one step may take before the test gives up (never a measured time).
+PATIENCE = 30
+BASE_ONLY = {"SPOILER_PLUGINS": ""}
+
+
+# ==============================================================================================
+# The host, as a command
+# ==============================================================================================
+def spoiler_command() -> list[str]:
+    script = Path(sys.executable).with_name("spoiler")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "from spoiler.cli import main; main()"]
+
+
+class Hosted:
+    """``spoiler host --port 0 …`` running in a child process, its output collected."""
+
+    def __init__(self, tmp_path: Path, *args: str, env: dict | None = None):
+        self.tmp_path = tmp_path
+        environ = {**os.environ, "SPOILER_HOST_KEY": str(tmp_path / "host_key"), "NO_COLOR": "1"}
+        environ.pop("COLUMNS", None)
+        environ.update(env if env is not None else BASE_ONLY)
+        self.proc = subprocess.Popen(
+            [*spoiler_command(), "host", "--port", "0", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=tmp_path,
+            env=environ,
+        )
+        self.out: list[str] = []
+        self.err: list[str] = []
+        for stream, lines in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
+            threading.Thread(target=self._collect, args=(stream, lines), daemon=True).start()
+        self.wait_for(r"Join code:\s+(\S+)")
+        self.port = int(self.wait_for(r"ssh -p (\d+) NAME@").group(1))
+        self.code = self.wait_for(r"Join code:\s+(\S+)").group(1)
+
+    @staticmethod
+    def _collect(stream, lines: list[str]) -> None:
+        for line in stream:
+            lines.append(line)
+
+    @property
+    def output(self) -> str:
+        return "".join(self.out)
+
+    def wait_for(self, pattern: str, timeout: float = PATIENCE) -> re.Match:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = re.search(pattern, self.output)
+            if found:
+                return found
+            if self.proc.poll() is not None and not re.search(pattern, self.output):
+                time.sleep(0.2)  # the last lines may still be on their way
+                found = re.search(pattern, self.output)
+                if found:
+                    return found
+                break
+            time.sleep(0.02)
+        raise AssertionError(
+            f"the host never printed {pattern!r}:\n{self.output}{''.join(self.err)}"
+        )
+
+    def press_enter(self) -> None:
+        self.proc.stdin.write("\n")
+        self.proc.stdin.flush()
+
+    def finish(self) -> int:
+        try:
+            return self.proc.wait(PATIENCE)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture
+def host(tmp_path):
+    started: list[Hosted] = []
+
+    def start(*args: str, env: dict | None = None) -> Hosted:
+        hosted = Hosted(tmp_path, *args, env=env)
+        started.append(hosted)
+        return hosted
+
+    yield start
+    for hosted in started:
+        hosted.close()
+
+
+# ==============================================================================================
+# Players, as scripts answering what their screen asks
+# ==============================================================================================
+PROMPTS = [
+    ("card", re.compile(r"Play which card\? \[1-(\d+)\] ")),
+    ("target", re.compile(r"Target\? \[([\d, ]+)\] ")),
+    ("range", re.compile(r"\? \[(\d+)-(\d+)\] ")),
+    ("listed", re.compile(r"\? \[(\d+)(?:, \d+)+\] ")),
+]
+
+
+def answer_for(since: str, tries: int) -> tuple[str | None, int]:
+    """What a player who reads the screen types: a card by its number (the next one when
+    the last could not be played), the first target or option offered, the lowest number."""
+    for kind, pattern in PROMPTS:
+        found = pattern.search(since)
+        if found is None:
+            continue
+        if kind == "card":
+            tries = tries + 1 if "cannot be played now" in since else 1
+            return str(tries), tries
+        if kind == "target":
+            return found.group(1).split(",")[0].strip(), tries
+        return found.group(1), tries
+    return None, tries
+
+
+async def connect(port: int, name: str, code: str, **options):
+    return await asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username=name,
+        password=code,
+        known_hosts=None,
+        client_keys=None,
+        agent_path=None,
+        **options,
+    )
+
+
+class Player:
+    """One player's ssh client, playing by ``answer_for``."""
+
+    def __init__(self, hosted: Hosted, name: str):
+        self.hosted = hosted
+        self.name = name
+        self.transcript = ""
+        self.prompts = 0
+        self.exit_status = None
+
+    async def play(self, *, leave_after=None, term_type=None, send=None, before=None):
+        """Join and answer every prompt until the server ends the session. With
+        ``leave_after``, drop the connection at that prompt instead of answering it. ``send``
+        (prompt number -> text) types that text instead of an answer, once. ``before(player,
+        prompt number)`` is awaited before each answer (to hold a player back)."""
+        send = dict(send or {})
+        conn = await connect(self.hosted.port, self.name, self.hosted.code)
+        async with conn:
+            proc = await conn.create_process(
+                term_type=term_type, encoding="utf-8", errors="replace"
+            )
+            since, tries = "", 1
+            while True:
+                chunk = await asyncio.wait_for(proc.stdout.read(1 << 16), PATIENCE)
+                if not chunk:
+                    break
+                self.transcript += chunk
+                since += chunk
+                answer, tries = answer_for(since, tries)
+                if answer is None:
+                    continue
+                self.prompts += 1
+                since = ""
+                if self.prompts == leave_after:
+                    return  # closing the connection mid-prompt: a drop
+                if before is not None:
+                    await before(self, self.prompts)
+                try:
+                    proc.stdin.write(send.pop(self.prompts, answer + "\n"))
+                except BrokenPipeError:
+                    pass  # the server closed the session meanwhile: read its last words
+            await proc.wait()
+            self.exit_status = proc.exit_status
+
+    async def wait_for(self, text: str, conn_proc) -> None:
+        while text not in self.transcript:
+            chunk = await asyncio.wait_for(conn_proc.stdout.read(1 << 16), PATIENCE)
+            assert chunk, f"{self.name}'s session ended before {text!r}:\n{self.transcript}"
+            self.transcript += chunk
+
+
+def run(*coroutines):
+    async def together():
+        return await asyncio.wait_for(asyncio.gather(*coroutines), 2 * PATIENCE)
+
+    return asyncio.run(together())
+
+
+async def in_order(hosted: Hosted, *plays) -> list[asyncio.Future]:
+    """Start each (player, their play) in turn, the next once the last is in the lobby: the
+    seats, and so the seeded game, are the same every time."""
+    started, names = [], []
+    for player, play in plays:
+        started.append(asyncio.ensure_future(play))
+        names.append(clean_name(player.name))
+        while f"In the lobby: {', '.join(names)}." not in hosted.output:
+            await asyncio.sleep(0.01)
+    return started
+
+
+def play_in_order(hosted: Hosted, *plays) -> None:
+    async def scenario():
+        await asyncio.gather(*await in_order(hosted, *plays))
+
+    run(scenario())
+
+
+def flat(text: str) -> str:
+    """Screen text with its wrapping undone (rich wraps sentences at the terminal width)."""
+    return " ".join(text.split())
+
+
+# ==============================================================================================
+# A whole game
+# ==============================================================================================
+def test_three_players_and_a_bot_play_a_whole_seeded_game_and_its_record_replays(host, tmp_path):
+    """Three players join with the code; the third fills the table and the game starts, a
+    bot in the fourth seat. Each plays at their own screen to the final table and result;
+    the host saves the record, which replays with `spoiler replay --verify`."""
+    hosted = host(
+        "--seats", "3", "--bots", "1", "--seed", "21", "--max-rounds", "8", "--record", "game.toml"
+    )
+    players = [Player(hosted, name) for name in ("ann", "ben", "cat")]
+    play_in_order(hosted, *((p, p.play()) for p in players))
+    assert hosted.finish() == 0
+    for player in players:
+        screen = player.transcript
+        assert player.exit_status == 0
+        assert "The game begins: ann, ben, cat and 1 greedy bot(s)" in screen
+        assert f"{player.name} (you)" in screen
+        assert "Final table" in screen
+        assert re.search(
+            r"won in round|Draw: the round limit|Everyone lost", screen.split("Final table")[-1]
+        )
+        assert player.prompts >= 1
+    record = records.load(tmp_path / "game.toml")
+    assert [p.kind for p in record.players] == ["human", "human", "human", "greedy"]
+    assert record.over
+    verified = CliRunner().invoke(
+        app, ["replay", "--verify", str(tmp_path / "game.toml")], env=BASE_ONLY
+    )
+    assert verified.exit_code == 0, verified.output
+    assert "OK" in verified.output
+    assert "Saved to game.toml." in hosted.output
+
+
+def test_each_player_sees_only_their_own_seat(host, tmp_path):
+    """The hosted hidden-information rule: every sentence the engine would tell a seat about
+    a secret it may not see (another's draw, hand, selection, answer) is missing from that
+    seat's screen, while the seat's own secrets are there. All installed sets play."""
+    hosted = host(
+        "--seats",
+        "3",
+        "--bots",
+        "1",
+        "--seed",
+        "5",
+        "--max-rounds",
+        "10",
+        "--record",
+        "game.toml",
+        env={},
+    )
+    players = [Player(hosted, name) for name in ("ann", "ben", "cat")]
+    play_in_order(hosted, *((p, p.play()) for p in players))
+    assert hosted.finish() == 0
+    from spoiler import plugins
+    from spoiler.narrate import narrate
+
+    record = records.load(tmp_path / "game.toml")
+    game, _, difference = records.replay(record, plugins.load())
+    assert difference is None
+    names = [p.name for p in game.state.players]
+    hidden_checked = own_checked = 0
+    for seat, player in enumerate(players):
+        screen = flat(player.transcript)
+        for event in game.state.log:
+            if event.secret is None:
+                continue
+            told = flat(narrate(event, names, game.cards_by_id, seat))
+            if seat in event.secret_to:
+                assert told in screen, f"{player.name} was not told {told!r}"
+                own_checked += 1
+                continue
+            if told != flat(narrate(event.seen_by(seat), names, game.cards_by_id, seat)):
+                assert told not in screen, f"{player.name} was told {told!r}"
+                hidden_checked += 1
+    assert hidden_checked > 20 and own_checked > 5
+
+
+# ==============================================================================================
+# The lobby
+# ==============================================================================================
+def test_the_host_starts_with_enter_and_bots_take_the_seats_left(host):
+    """Two of four expected players are in; the host presses Enter; two bots fill the table."""
+    hosted = host("--seats", "4", "--seed", "3", "--max-rounds", "2")
+
+    async def scenario():
+        ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+        games = await in_order(hosted, (ann, ann.play()), (ben, ben.play()))
+        hosted.press_enter()
+        await asyncio.gather(*games)
+        return ann, ben
+
+    ann, ben = run(scenario())[0]
+    assert hosted.finish() == 0
+    assert "and 2 greedy bot(s)" in ann.transcript
+    assert "Final table" in ben.transcript
+
+
+def test_a_name_already_taken_is_refused_with_a_clear_message(host):
+    hosted = host("--seats", "3")
+
+    async def scenario():
+        first = await connect(hosted.port, "ann", hosted.code)
+        proc = await first.create_process(encoding="utf-8")
+        await Player(hosted, "ann").wait_for("Welcome to Spoiler, ann", proc)
+        second = await connect(hosted.port, "ANN", hosted.code)
+        result = await second.run(term_type=None, check=False)
+        second.close()
+        first.close()
+        return result
+
+    result = run(scenario())[0]
+    assert result.exit_status == 1
+    assert "the name 'ANN' is taken at this table" in result.stdout
+
+
+def test_a_name_with_escape_sequences_is_refused_before_anyone_sees_it(host, monkeypatch):
+    """A username with terminal escape sequences or control characters is refused at login
+    (the SSH layer's own check, which this client is made to skip): no screen and not the
+    host's shows any of it, and the table fills as if it never came."""
+    import asyncssh.connection
+
+    hosted = host("--seats", "2", "--seed", "4", "--max-rounds", "1")
+    monkeypatch.setattr(asyncssh.connection, "saslprep", lambda text: text)
+    evil = "\x1b[2J\x1b]0;pwned\x07ev\x1b[31mil\x9b1m"
+    with pytest.raises(asyncssh.Error):
+        run(connect(hosted.port, evil, hosted.code))
+    ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+    play_in_order(hosted, (ann, ann.play()), (ben, ben.play()))
+    assert hosted.finish() == 0
+    assert "The game begins: ann, ben" in ann.transcript
+    for screen in (ann.transcript, ben.transcript, hosted.output):
+        assert "\x1b" not in screen and "pwned" not in screen and "evil" not in screen
+
+
+def test_a_long_name_is_cut_and_its_spaces_made_plain(host):
+    hosted = host("--seats", "2", "--seed", "4", "--max-rounds", "1")
+    long = Player(hosted, "Anastasia  \u00a0Bartholomew-Featherstonehaugh")
+    ben = Player(hosted, "ben")
+    play_in_order(hosted, (long, long.play()), (ben, ben.play()))
+    assert hosted.finish() == 0
+    assert "The game begins: Anastasia Bartholome, ben" in ben.transcript
+
+
+def test_a_name_that_cleans_to_nothing_or_is_a_number_is_refused(host):
+    hosted = host("--seats", "2")
+
+    async def scenario():
+        results = []
+        for name in ("   ", "42"):
+            conn = await connect(hosted.port, name, hosted.code)
+            results.append(await conn.run(term_type=None, check=False))
+            conn.close()
+        return results
+
+    blank, number = run(scenario())[0]
+    assert blank.exit_status == 1 and "a name needs letters" in blank.stdout
+    assert number.exit_status == 1 and "'42' is a number" in number.stdout
+
+
+# ==============================================================================================
+# Dropping out
+# ==============================================================================================
+def test_a_player_who_drops_and_rejoins_within_wait_gets_their_screen_back(host, tmp_path):
+    """ann's connection drops at her first prompt; she joins again with the same name and
+    code, is welcomed back, is asked again, and plays to the end. ben is told both."""
+    hosted = host(
+        "--seats", "2", "--seed", "8", "--max-rounds", "3", "--wait", "30", "--record", "game.toml"
+    )
+
+    async def scenario():
+        ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+        ann_game, ben_game = await in_order(
+            hosted, (ann, ann.play(leave_after=1)), (ben, ben.play())
+        )
+        await ann_game
+        while "ann dropped out" not in hosted.output:
+            await asyncio.sleep(0.02)
+        back = Player(hosted, "ann")
+        await back.play()
+        await ben_game
+        return back, ben
+
+    back, ben = run(scenario())[0]
+    assert hosted.finish() == 0
+    assert "Welcome back, ann. Here is this round so far." in back.transcript
+    assert "Play which card?" in back.transcript
+    assert "Final table" in back.transcript
+    assert "ann dropped out. Their seat waits 30 s for them to join again." in ben.transcript
+    assert "ann is back." in ben.transcript
+    record = records.load(tmp_path / "game.toml")
+    assert [p.kind for p in record.players] == ["human", "human"] and record.over
+
+
+def test_a_player_away_longer_than_wait_is_replaced_by_a_bot_and_everyone_is_told(host):
+    """ann drops and stays away: after --wait a bot plays her seat, everyone is told, and
+    joining again as ann is refused with the reason."""
+    hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "3", "--wait", "0.3")
+    refused = {}
+
+    async def try_to_come_back(player, prompt):
+        if prompt == 1:  # ben holds his first answer until the bot has ann's seat
+            while "ann did not come back" not in hosted.output:
+                await asyncio.sleep(0.02)
+            conn = await connect(hosted.port, "ann", hosted.code)
+            refused["late"] = await conn.run(term_type=None, check=False)
+            conn.close()
+
+    async def scenario():
+        ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+        await asyncio.gather(
+            *await in_order(
+                hosted, (ann, ann.play(leave_after=1)), (ben, ben.play(before=try_to_come_back))
+            )
+        )
+        return ben
+
+    ben = run(scenario())[0]
+    assert hosted.finish() == 0
+    told = "ann did not come back within 0.3 s: a greedy bot plays for them from now on."
+    assert told in hosted.output
+    assert told in ben.transcript
+    assert "Final table" in ben.transcript
+    assert "late" in refused, ben.transcript + hosted.output
+    assert refused["late"].exit_status == 1
+    assert (
+        "ann did not come back within 0.3 s and a bot plays for them now" in refused["late"].stdout
+    )
+
+
+def test_ctrl_c_at_a_player_terminal_is_a_drop_not_a_crash(host):
+    """A break (Ctrl-C at an ssh pseudo-terminal) leaves the game: the player is told how
+    to come back; the others play on."""
+    hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "2", "--wait", "0.2")
+
+    async def scenario():
+        ben = Player(hosted, "ben")
+        (ben_game,) = await in_order(hosted, (ben, ben.play()))
+        conn = await connect(hosted.port, "ann", hosted.code)
+        proc = await conn.create_process(term_type="xterm", encoding="utf-8")
+        ann = Player(hosted, "ann")
+        await ann.wait_for("Play which card?", proc)
+        proc.channel.send_break(0)
+        rest = await asyncio.wait_for(proc.stdout.read(), PATIENCE)
+        conn.close()
+        await ben_game
+        return ann.transcript + rest, ben
+
+    ann_screen, ben = run(scenario())[0]
+    assert hosted.finish() == 0
+    assert "You left the game. To come back within 0.2 s: ssh -p" in ann_screen
+    assert "ann dropped out" in ben.transcript
+    assert "Final table" in ben.transcript
+
+
+# ==============================================================================================
+# The host's Ctrl-C
+# ==============================================================================================
+def test_ctrl_c_on_the_host_ends_the_game_for_everyone_saves_it_and_exits_130(host, tmp_path):
+    hosted = host("--seats", "2", "--seed", "3", "--record", "game.toml")  # 4 rounds or more
+
+    interrupted = asyncio.Event()
+
+    async def think_forever_in_round_2(player, prompt):
+        if "Round 2" in player.transcript:
+            await interrupted.wait()
+
+    async def scenario():
+        ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+        games = await in_order(
+            hosted, *((p, p.play(before=think_forever_in_round_2)) for p in (ann, ben))
+        )
+        while "Round 2" not in ann.transcript:
+            await asyncio.sleep(0.02)
+        hosted.proc.send_signal(signal.SIGINT)
+        while "The host ended the game." not in hosted.output:
+            await asyncio.sleep(0.02)
+        interrupted.set()
+        await asyncio.gather(*games)
+        return ann, ben
+
+    ann, ben = run(scenario())[0]
+    assert hosted.finish() == 130
+    for player in (ann, ben):
+        assert "The host ended the game." in player.transcript
+        assert player.exit_status == 130
+    assert "Game stopped in round" in hosted.output
+    assert "game.toml holds the" in hosted.output
+    assert "Traceback" not in "".join(hosted.err)
+    verified = CliRunner().invoke(
+        app, ["replay", "--verify", str(tmp_path / "game.toml")], env=BASE_ONLY
+    )
+    assert verified.exit_code == 0, verified.output
+
+
+# ==============================================================================================
+# Safety of the server
+# ==============================================================================================
+def test_a_wrong_code_is_refused(host):
+    hosted = host("--seats", "2")
+
+    async def scenario():
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(hosted.port, "ann", "not-the-code")
+
+    run(scenario())
+
+
+def test_the_code_is_read_as_typed_aloud_ignoring_case_and_dashes(host):
+    hosted = host("--seats", "2")
+
+    async def scenario():
+        typed = hosted.code.upper().replace("-", " ")
+        conn = await connect(hosted.port, "ann", typed)
+        conn.close()
+
+    run(scenario())
+
+
+def test_fifty_bad_logins_at_once_while_a_game_runs_do_not_stop_it(host):
+    hosted = host("--seats", "2", "--seed", "6", "--max-rounds", "5")
+
+    async def bad_login(i: int):
+        try:
+            await connect(hosted.port, f"mallory{i}", f"guess-{i}")
+        except (asyncssh.PermissionDenied, asyncssh.DisconnectError, OSError):
+            return True
+        return False
+
+    async def scenario():
+        burst_over = asyncio.Event()
+
+        async def after_the_burst(player, prompt):
+            if prompt == 1:
+                await burst_over.wait()
+
+        ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+        games = await in_order(hosted, (ann, ann.play(before=after_the_burst)), (ben, ben.play()))
+        while "Round 1" not in ann.transcript:
+            await asyncio.sleep(0.02)
+        refused = await asyncio.gather(*(bad_login(i) for i in range(50)))
+        burst_over.set()
+        await asyncio.gather(*games)
+        return refused, ann
+
+    refused, ann = run(scenario())[0]
+    assert all(refused)
+    assert hosted.finish() == 0
+    assert "Final table" in ann.transcript
+
+
+def test_exec_sftp_subsystems_and_forwarding_are_refused(host):
+    hosted = host("--seats", "2")
+
+    async def scenario():
+        refusals = {}
+        async with await connect(hosted.port, "ann", hosted.code) as conn:
+            attempts = {
+                "exec": lambda: conn.create_process("cat /etc/passwd"),
+                "sftp": conn.start_sftp_client,
+                "subsystem": lambda: conn.create_process(subsystem="netconf"),
+                "local forward": lambda: conn.create_connection(
+                    asyncssh.SSHTCPSession, "127.0.0.1", hosted.port
+                ),
+                "remote forward": lambda: conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 22),
+                "unix socket": lambda: conn.create_unix_connection(
+                    asyncssh.SSHUNIXSession, "/tmp/anything"
+                ),
+            }
+            for what, attempt in attempts.items():
+                try:
+                    await attempt()
+                    refusals[what] = False
+                except (asyncssh.ChannelOpenError, asyncssh.ChannelListenError, asyncssh.SFTPError):
+                    refusals[what] = True
+        return refusals
+
+    refusals = run(scenario())[0]
+    assert refusals == dict.fromkeys(refusals, True)
+    assert "In the lobby" not in hosted.output  # none of it made anyone a player
+
+
+def test_a_one_megabyte_line_is_refused_and_the_game_goes_on(host):
+    """At ann's first prompt she sends a 1 MB line: she is told it was ignored and asked
+    again; nobody else's screen (nor the host's) shows any of it."""
+    hosted = host("--seats", "2", "--seed", "9", "--max-rounds", "2")
+    ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+    run(ann.play(send={1: "x" * (1 << 20) + "\n"}), ben.play())
+    assert hosted.finish() == 0
+    assert "That line was over 200 characters: it was ignored." in ann.transcript
+    assert "xxxxxxxxxx" not in ann.transcript
+    assert "xxxxxxxxxx" not in ben.transcript and "xxxxxxxxxx" not in hosted.output
+    assert "Final table" in ann.transcript
+
+
+def test_binary_garbage_and_escape_sequences_typed_are_cleaned_and_asked_again(host):
+    hosted = host("--seats", "2", "--seed", "9", "--max-rounds", "2")
+    ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+    garbage = "\x00\xff\ufffd\x1b[2J\x1b]52;c;aGk=\x07\x08\x7f\n"
+    run(ann.play(send={1: garbage}), ben.play())
+    assert hosted.finish() == 0
+    assert "Please answer with a card's number" in ann.transcript
+    assert "\x1b]52" not in ann.transcript and "\x1b[2J" not in ann.transcript
+    assert "Final table" in ann.transcript
+
+
+# ==============================================================================================
+# What comes in: names, lines, codes
+# ==============================================================================================
+@pytest.mark.parametrize(
+    "raw, name",
+    [
+        ("ann", "ann"),
+        ("  ann\tlee  ", "ann lee"),
+        ("\x1b[31mann\x1b[0m", "ann"),
+        ("a\x1b]0;title\x07nn", "ann"),
+        ("\u202eann\u200b", "ann"),  # bidi override and zero-width characters
+        ("x" * 50, "x" * 20),
+    ],
+)
+def test_a_joining_name_is_cleaned_to_plain_text(raw, name):
+    assert clean_name(raw) == name
+
+
+@pytest.mark.parametrize("raw", ["", "   ", "\x1b[2J", "\x00\x07", "12"])
+def test_a_name_with_nothing_left_or_only_digits_is_refused(raw):
+    with pytest.raises(BadName):
+        clean_name(raw)
+
+
+def test_a_typed_line_is_cleaned_and_a_line_too_long_is_refused_whole():
+    assert clean_line("  2\x1b[A\x07 ") == "2"
+    assert clean_line("x" * (MAX_LINE + 1)) is None
+
+
+def test_join_codes_are_random_60_bits_in_three_groups_easy_to_read_aloud():
+    codes = {join_code() for _ in range(200)}
+    assert len(codes) == 200
+    for code in codes:
+        assert re.fullmatch(
+            r"[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}", code
+        )
+    assert code_matches(" " + code.upper().replace("-", " ") + " ", code)
+    assert not code_matches(code[:-1], code)
+    assert code_matches("o1l0-0000-0000", "0110-0000-0000")  # o, i, l read as 0, 1, 1
+
+
+# ==============================================================================================
+# The system's ssh client
+# ==============================================================================================
+SSH = shutil.which("ssh")
+
+
+@pytest.mark.skipif(SSH is None, reason="no ssh client installed on this machine")
+def test_two_players_through_the_system_ssh_client_play_a_whole_game(host):
+    """Nothing but ssh on the players' side: a pseudo-terminal each, the code typed at the
+    password prompt, every card chosen at their own screen."""
+    pexpect = pytest.importorskip("pexpect")
+    hosted = host("--seats", "2", "--seed", "12", "--max-rounds", "3")
+
+    def join(name: str):
+        child = pexpect.spawn(
+            SSH,
+            [
+                "-tt",
+                "-p",
+                str(hosted.port),
+                "-F",
+                "/dev/null",
+                "-o",
+                "StrictHostKeyChecking=no",
+                "-o",
+                "UserKnownHostsFile=/dev/null",
+                "-o",
+                "PubkeyAuthentication=no",
+                "-o",
+                "LogLevel=ERROR",
+                f"{name}@127.0.0.1",
+            ],
+            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TERM": "xterm-256color"},
+            encoding="utf-8",
+            timeout=PATIENCE,
+            dimensions=(40, 100),
+        )
+        child.expect("assword:")
+        child.sendline(hosted.code)
+        return child
+
+    children = [join("ann"), join("ben")]
+    screens = {child: "" for child in children}
+    tries = {child: 1 for child in children}
+    done = set()
+    prompts = [pattern for _, pattern in PROMPTS]
+    deadline = time.monotonic() + 2 * PATIENCE
+    while len(done) < len(children):
+        assert time.monotonic() < deadline, "the game keeps asking"
+        for child in children:
+            if child in done:
+                continue
+            which = child.expect([*prompts, pexpect.EOF, pexpect.TIMEOUT], timeout=0.05)
+            if which == len(prompts):
+                screens[child] += child.before
+                done.add(child)
+            elif which < len(prompts):
+                seen = child.before + child.after
+                screens[child] += seen
+                answer, tries[child] = answer_for(seen, tries[child])
+                child.sendline(answer)
+    for child in children:
+        child.close()
+    assert hosted.finish() == 0
+    for child, screen in screens.items():
+        assert "Final table" in screen
+        assert "\x1b[" in screen  # colours, for a terminal that has them
+
+
+# ==============================================================================================
+# The command itself
+# ==============================================================================================
+def test_without_asyncssh_host_says_in_one_line_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "asyncssh", None)
+    result = CliRunner().invoke(app, ["host"])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        "Error: spoiler host needs asyncssh: install it with: pip install 'spoiler-game[host]'"
+    ]
+
+
+def test_other_commands_do_not_import_asyncssh():
+    code = "import sys; from spoiler.cli import app; print('asyncssh' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--seats", "0"], "--seats must be 1 or more"),
+        (["--seats", "6", "--bots", "3"], "Spoiler is for 2 to 8 players, not 9"),
+        (["--seats", "1"], "Spoiler is for 2 to 8 players, not 1"),
+        (["--port", "70000"], "--port must be from 0 to 65535"),
+        (["--bot", "nosuch"], "nosuch"),
+        (["--sets", "nosuch"], "nosuch"),
+    ],
+)
+def test_options_that_make_no_table_are_refused_in_one_line(args, message, tmp_path, monkeypatch):
+    monkeypatch.setenv("SPOILER_HOST_KEY", str(tmp_path / "key"))
+    result = CliRunner().invoke(app, ["host", *args], env=BASE_ONLY)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_the_host_key_is_made_once_private_and_its_fingerprint_printed(host, tmp_path):
+    hosted = host("--seats", "2")
+    key = tmp_path / "host_key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    fingerprint = asyncssh.read_private_key(str(key)).get_fingerprint()
+    assert f"Host key:   {fingerprint} (ed25519)" in hosted.output
+    hosted.close()
+    again = host("--seats", "2")
+    assert f"Host key:   {fingerprint}" in again.output
+
+
+def test_a_host_key_others_can_read_is_refused(tmp_path, monkeypatch):
+    key = tmp_path / "key"
+    key.write_bytes(asyncssh.generate_private_key("ssh-ed25519").export_private_key())
+    key.chmod(0o644)
+    monkeypatch.setenv("SPOILER_HOST_KEY", str(key))
+    result = CliRunner().invoke(app, ["host"], env=BASE_ONLY)
+    assert result.exit_code == 1
+    assert "can be read by other users" in result.output and "chmod 600" in result.output
+
+
+def test_listening_beyond_this_machine_prints_one_warning(host):
+    hosted = host("--seats", "2", "--bind", "0.0.0.0")
+    assert "Warning: listening on 0.0.0.0: anyone who can reach this machine" in hosted.output
+    assert "--bind" not in hosted.output
