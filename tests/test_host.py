@@ -6,6 +6,7 @@ system's ``ssh`` where it is installed, and answer every prompt from what their 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import shutil
@@ -18,10 +19,11 @@ import time
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
 from spoiler import records
 from spoiler.cli import app
 from spoiler.host.safety import MAX_LINE, BadName, clean_line, clean_name, code_matches, join_code
-from typer.testing import CliRunner
 
 asyncssh = pytest.importorskip("asyncssh")
 
@@ -198,10 +200,9 @@ class Player:
                     return  # closing the connection mid-prompt: a drop
                 if before is not None:
                     await before(self, self.prompts)
-                try:
+                # The server may have closed the session meanwhile: read its last words.
+                with contextlib.suppress(BrokenPipeError):
                     proc.stdin.write(send.pop(self.prompts, answer + "\n"))
-                except BrokenPipeError:
-                    pass  # the server closed the session meanwhile: read its last words
             await proc.wait()
             self.exit_status = proc.exit_status
 
@@ -754,7 +755,7 @@ def test_two_players_through_the_system_ssh_client_play_a_whole_game(host):
     for child in children:
         child.close()
     assert hosted.finish() == 0
-    for child, screen in screens.items():
+    for screen in screens.values():
         assert "Final table" in screen
         assert "\x1b[" in screen  # colours, for a terminal that has them
 

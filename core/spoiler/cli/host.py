@@ -12,13 +12,21 @@ import typer
 
 from spoiler.cli import app
 from spoiler.cli.common import fail
+from spoiler.cli.group import examples
 
 #: The exit code of a game the host stopped with Ctrl-C, as ``spoiler play`` uses.
 INTERRUPTED = 130
 INSTALL_HINT = "spoiler host needs asyncssh: install it with: pip install 'spoiler-game[host]'"
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "spoiler host                              four friends join with ssh",
+        "spoiler host --seats 2 --bots 2           two friends and two bots",
+        "spoiler host --bind 0.0.0.0 --port 2222   others on the network may join",
+        "spoiler host --record game.toml           save it as you go (spoiler replay)",
+    )
+)
 def host(
     seats: int = typer.Option(
         4, "--seats", metavar="N", help="How many players are expected to join over SSH."
@@ -37,7 +45,10 @@ def host(
         help="Card sets to play with, comma-separated. Default: every set installed here.",
     ),
     seed: int | None = typer.Option(
-        None, "--seed", metavar="N", help="Seed of the game. Default: a random seed."
+        None,
+        "--seed",
+        metavar="N",
+        help="Seed of the game. Default: a random 64-bit seed, shown when the game ends.",
     ),
     max_rounds: int = typer.Option(
         100, "--max-rounds", metavar="N", help="Round limit; reaching it ends the game in a draw."
@@ -47,6 +58,9 @@ def host(
         "--record",
         metavar="FILE",
         help="Save the game to FILE (TOML) after every round, to replay or resume it later.",
+    ),
+    force: bool = typer.Option(
+        False, "--force", help="With --record: replace FILE if it exists (never a directory)."
     ),
     port: int = typer.Option(
         2222, "--port", metavar="P", help="The port to listen on (0: any free port)."
@@ -72,8 +86,6 @@ def host(
     asks for. The game starts when every seat is taken, or when you press Enter (bots take
     the seats left). Ctrl-C stops the game for everyone. Needs the `host` extra (asyncssh).
     """
-    import random
-
     from spoiler.engine import MAX_PLAYERS, MIN_PLAYERS
 
     if seats < 1:
@@ -85,6 +97,10 @@ def host(
             f"Spoiler is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {seats + bots} "
             f"({seats} seat(s) and {bots} bot(s))"
         )
+    if seed is not None and not -(2**63) <= seed < 2**63:
+        fail(f"--seed must be a whole number of 64 bits (below 2**63), not {seed}")
+    if force and record is None:
+        fail("--force goes with --record FILE")
     if max_rounds < 1:
         fail(f"--max-rounds must be at least 1, not {max_rounds}")
     if not 0 <= port <= 65535:
@@ -94,17 +110,17 @@ def host(
     set_names = [s.strip() for s in sets.split(",") if s.strip()] if sets is not None else None
     if sets is not None and not set_names:
         fail("--sets is empty; name at least one set (see `spoiler sets list`)")
-    if record is not None and not record.parent.is_dir():
-        fail(f"--record {record}: the directory {record.parent} does not exist")
     try:
         import asyncssh  # noqa: F401
     except ImportError:
         fail(INSTALL_HINT, 1)
 
+    from spoiler import recordfile
     from spoiler.cli import common
     from spoiler.host.safety import BadKey, join_code, key_path, load_or_make_key
     from spoiler.host.server import Host, HostOptions
     from spoiler.plugins import UnknownName
+    from spoiler.seeds import new_seed
 
     registry = common.load_registry()
     for broken in registry.broken():
@@ -131,7 +147,7 @@ def host(
         bots=bots,
         bot_kind=bot,
         set_names=set_names,
-        seed=seed if seed is not None else random.SystemRandom().getrandbits(64),
+        seed=seed if seed is not None else new_seed(),
         max_rounds=max_rounds,
         record=record,
         port=port,
@@ -140,6 +156,15 @@ def host(
         code=join_code(),
         key=key,
     )
+    held = None
+    if record is not None:  # taken now, so a file that cannot be written stops no one later
+        fresh = not record.exists()
+        try:
+            held = recordfile.RecordFile.create(record, force)
+        except recordfile.FileProblem as exc:
+            fail(f"--record {record}: {exc}")
+        options.record = held
+        options.fresh_record = fresh
     console = common.console()
     bots_text = f" and {bots} {bot} bot(s)" if bots else ""
     console.print(
@@ -161,19 +186,26 @@ def _serve(served) -> None:
         code = asyncio.run(served.serve())
     except OSError as exc:
         opts = served.options
+        served.drop_record()
         fail(f"cannot listen on {opts.bind} port {opts.port}: {exc.strerror or exc}", 1)
+    finally:
+        if served.recorder is not None:
+            recording.stop_recording(served.recorder)
+    if served.game is None:  # stopped before the game began: no record of it
+        served.drop_record()
     error = served.error
     if isinstance(error, (typer.Exit, SystemExit)):
         raise error
     if error is not None:
         fail(f"the game stopped: {error}", 1)
     game = served.game
-    if code == INTERRUPTED:
+    if code != 0:
         if game is not None:
             served.console.print()
-            served.console.print(f"Game stopped in round {game.round}.", markup=False)
-            recording.save_stopped(served.recorder, served.screen)
-        raise typer.Exit(INTERRUPTED)
-    served.console.print(f"Seed: {game.seed}.", markup=False)
+            served.console.print(
+                f"Game stopped in round {game.round}. Seed {game.seed}.", markup=False
+            )
+            recording.save_stopped(served.recorder, served.screen, ask=code == INTERRUPTED)
+        raise typer.Exit(code)
     if served.options.record is not None:
-        served.console.print(f"Saved to {served.options.record}.", markup=False)
+        served.console.print(f"Saved to {served.options.record.given}.", markup=False)

@@ -126,7 +126,9 @@ def load_or_make_key(path: Path):
         try:
             return asyncssh.read_private_key(str(path))
         except (asyncssh.KeyImportError, ValueError) as exc:
-            raise BadKey(f"{path} is not a private key ({exc}); move it away to make a new one")
+            raise BadKey(
+                f"{path} is not a private key ({exc}); move it away to make a new one"
+            ) from None
     key = asyncssh.generate_private_key("ssh-ed25519", comment="spoiler host")
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -13,13 +13,13 @@ import signal
 import socket
 import threading
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any
 
 import asyncssh
 from rich.text import Text
 
 from spoiler.host.safety import MAX_LINE, BadName, clean_name, code_matches
-from spoiler.host.table import Table
+from spoiler.host.table import HostedSeat, Table
 from spoiler.host.terminal import Terminal
 
 #: Seconds a wrong code waits before it is refused (on the loop, so the game never waits).
@@ -34,6 +34,8 @@ KEEPALIVE = 5
 #: How long the last words to every player may take to reach them before the host closes.
 GOODBYE = 2.0
 WILDCARDS = ("", "0.0.0.0", "::")
+#: Signals that end a hosted game as the host's Ctrl-C does (the terminal may be gone).
+ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 @dataclass
@@ -44,12 +46,13 @@ class HostOptions:
     set_names: list[str] | None
     seed: int
     max_rounds: int
-    record: Path | None
+    record: Any  # the record file, held (spoiler.recordfile.RecordFile), or None
     port: int
     bind: str
     wait: float
     code: str
-    key: object  # an asyncssh private key
+    key: Any  # an asyncssh private key
+    fresh_record: bool = False  # the record file was made for this game (removed if unused)
 
 
 class _Connection(asyncssh.SSHServer):
@@ -57,7 +60,7 @@ class _Connection(asyncssh.SSHServer):
 
     def __init__(self, host: Host):
         self.host = host
-        self.conn = None
+        self.conn: Any = None
         self.username = ""
         self.session: _Session | None = None
 
@@ -99,8 +102,8 @@ class _Session(asyncssh.SSHServerSession):
         self.host = host
         self.username = username
         self.name = username
-        self.seat = None
-        self.chan = None
+        self.seat: HostedSeat | None = None
+        self.chan: Any = None
         self.terminal: Terminal | None = None
 
     def connection_made(self, chan) -> None:
@@ -150,6 +153,12 @@ class _Session(asyncssh.SSHServerSession):
         if self.terminal is not None:
             self.host.depart(self)
 
+    @property
+    def term(self) -> Terminal:
+        """The session's terminal (there is one once the shell started)."""
+        assert self.terminal is not None
+        return self.terminal
+
     def leave(self) -> None:
         """The player left (Ctrl-C, end of input): close their connection; their seat waits."""
         self.end(self.host.leaving_words(self.username), 0)
@@ -176,21 +185,29 @@ class Host:
         self.registry = registry
         self.console = console
         self.keyboard = keyboard
-        self.loop: asyncio.AbstractEventLoop | None = None
+        self.loop: asyncio.AbstractEventLoop  # set when serving starts
         self.connections: set[_Connection] = set()
         self.lobby: list[tuple[str, _Session]] = []
         self.table: Table | None = None
-        self.game = None
-        self.recorder = None
-        self.screen = None  # the host's own screen: public events only
+        self.game: Any = None
+        self.recorder: Any = None
+        self.screen: Any = None  # the host's own screen: public events only
         self.result = None
         self.error: BaseException | None = None
         self.interrupted = False
+        self.signal: int = signal.SIGINT  # what stopped the game (Ctrl-C, SIGTERM, SIGHUP)
         self.port = options.port
-        self._start = None  # asyncio.Event: the game begins
-        self._stop = None  # asyncio.Event: the host pressed Ctrl-C
-        self._done = None  # asyncio.Event: the game's thread finished
+        self._start = asyncio.Event()  # the game begins
+        self._stop = asyncio.Event()  # the host pressed Ctrl-C
+        self._done = asyncio.Event()  # the game's thread finished
+        self._keyboard_fd: int | None = None
         self._thread: threading.Thread | None = None
+
+    @property
+    def seated(self) -> Table:
+        """The table, once the game has begun."""
+        assert self.table is not None
+        return self.table
 
     # -- what the host sees --------------------------------------------------------------------
     def say(self, message: str, style: str = "") -> None:
@@ -216,7 +233,6 @@ class Host:
         """Run the lobby and the game; returns the exit code (0, or 130 when the host
         stopped it). Raises OSError when the address cannot be listened on."""
         self.loop = asyncio.get_running_loop()
-        self._start, self._stop, self._done = asyncio.Event(), asyncio.Event(), asyncio.Event()
         opts = self.options
         server = await asyncssh.create_server(
             lambda: _Connection(self),
@@ -249,16 +265,17 @@ class Host:
             if self._stop.is_set():
                 self._close_lobby()
                 await self._wait_for_goodbyes()
-                return 130
+                return 128 + self.signal
             self._begin()
             await self._first(self._done, self._stop)
             if self._stop.is_set() and not self._done.is_set():
                 self.interrupted = True
-                self.table.tell("The host ended the game.", style="bold red")
-                self.table.stop()
+                self.seated.tell("The host ended the game.", style="bold red")
+                self.seated.stop()
                 await self._first(self._done, timeout=5)
-            await self._goodbye(130 if self.interrupted else 0)
-            return 130 if self.interrupted else 0
+            status = 128 + self.signal if self.interrupted else 0
+            await self._goodbye(status)
+            return status
         finally:
             for sig in signals:
                 self.loop.remove_signal_handler(sig)
@@ -276,8 +293,16 @@ class Host:
     def _catch_ctrl_c(self) -> list:
         if threading.current_thread() is not threading.main_thread():
             return []
-        self.loop.add_signal_handler(signal.SIGINT, self._stop.set)
-        return [signal.SIGINT]
+        caught = [signal.SIGINT, *ENDING]
+        for sig in caught:
+            self.loop.add_signal_handler(sig, self._signalled, sig)
+        return caught
+
+    def _signalled(self, sig: int) -> None:
+        """Ctrl-C (SIGINT), or SIGTERM or SIGHUP: stop as the host's Ctrl-C does."""
+        if not self._stop.is_set():
+            self.signal = sig
+        self._stop.set()
 
     def stop(self) -> None:
         """Stop as Ctrl-C on the host does (from any thread)."""
@@ -371,18 +396,18 @@ class Host:
         self.lobby.append((name, session))
         free = self.options.seats - len(self.lobby)
         waiting = f"Waiting for {free} more, or for the host to start." if free else "Starting."
-        session.terminal.console.print(Text(f"Welcome to Spoiler, {name}. {waiting}", style="bold"))
+        session.term.console.print(Text(f"Welcome to Spoiler, {name}. {waiting}", style="bold"))
         self._tell_lobby(f"In the lobby: {self.names_in()}.")
         if not free:
             self._start.set()
 
     def _tell_lobby(self, message: str) -> None:
         for _, session in self.lobby:
-            session.terminal.console.print(Text(message))
+            session.term.console.print(Text(message))
         self.say(message)
 
     def _rejoin(self, session: _Session, name: str) -> None:
-        table = self.table
+        table = self.seated
         seat = table.seat_named(name)
         if table.finished:
             session.end("Sorry: this game is over.", 1)
@@ -407,7 +432,7 @@ class Host:
         else:
             session.name = seat.name
             session.seat = seat
-            table.connect(seat, session.terminal)
+            table.connect(seat, session.term)
 
     def depart(self, session: _Session) -> None:
         """A client's session ended (they left, or their connection dropped)."""
@@ -421,7 +446,7 @@ class Host:
             return
         seat = getattr(session, "seat", None)
         if seat is not None:
-            self.table.disconnect(seat, session.terminal)
+            self.seated.disconnect(seat, session.term)
 
     def _close_lobby(self) -> None:
         for _, session in self.lobby:
@@ -431,7 +456,7 @@ class Host:
     # -- the game ------------------------------------------------------------------------------
     def _begin(self) -> None:
         """Seat the lobby and the bots, and start the game in its own thread."""
-        from spoiler.cli import records as recording
+        from spoiler import records
         from spoiler.cli.play import bot_names, new_game
         from spoiler.cli.screen import Screen
         from spoiler.engine import Seat
@@ -447,16 +472,18 @@ class Host:
             bot_kind=opts.bot_kind,
             tell_host=lambda text: self.say(text),
         )
-        seats = [Seat(name, agent, "human") for name, agent in zip(humans, table.agents())]
+        seats = [
+            Seat(name, agent, "human") for name, agent in zip(humans, table.agents(), strict=True)
+        ]
         for name in bot_names(humans, n_bots):
             seats.append(Seat(name, self.make_bot(len(seats)), opts.bot_kind))
         game = new_game(self.registry, seats, opts.set_names, opts.seed, opts.max_rounds)
         table.game = game
         self.table, self.game = table, game
-        for (_, session), seat in zip(self.lobby, table.seats):
+        self.recorder = records.Recorder(records.Record.of(game, self.registry))
+        for (_, session), seat in zip(self.lobby, table.seats, strict=True):
             session.seat = seat
-            table.connect(seat, session.terminal, first=True)
-        self.recorder = recording.start_recording(game, self.registry, opts.record)
+            table.connect(seat, session.term, first=True)
         self.screen = Screen(self.console, None)
         bots = f" and {n_bots} {opts.bot_kind} bot(s)" if n_bots else ""
         table.tell(
@@ -465,6 +492,14 @@ class Host:
         )
         self._thread = threading.Thread(target=self._play, name="spoiler-game", daemon=True)
         self._thread.start()
+
+    def drop_record(self) -> None:
+        """No game was played: let go of the record file, and remove it if made for this."""
+        held = self.options.record
+        if held is not None:
+            held.close()
+            if self.options.fresh_record and held.path.exists() and not held.path.stat().st_size:
+                held.path.unlink()
 
     def make_bot(self, seat: int):
         return self.registry.agent(self.options.bot_kind, seat, self.options.seed)
@@ -476,22 +511,27 @@ class Host:
 
         def after_round(game) -> None:
             recording.record_round(self.recorder, game)
-            self.table.round_played()
+            self.seated.round_played()
 
         try:
+            held = self.options.record
+            if held is not None:  # the empty record first, as spoiler play writes it
+                self.recorder.record.save(held)
+                self.recorder.path = held
             self.result = run_game(self.game, self.screen, after_round)
             if self.result is not None:
                 names = [p.name for p in self.game.state.players]
-                self.table.game_over([self.result.describe(names)])
+                seed = self.game.seed
+                self.seated.game_over([self.result.describe(names), f"Seed: {seed}."])
         except BaseException as exc:  # handed to the main thread, which reports it
             self.error = exc
-            self.table.stop()
+            self.seated.stop()
         finally:
             self.loop.call_soon_threadsafe(self._done.set)
 
     async def _goodbye(self, status: int) -> None:
         """Close every player's session after their last lines, and wait a moment for it."""
-        for seat in self.table.seats:
+        for seat in self.seated.seats:
             terminal = seat.terminal
             if terminal is not None and not terminal.closed:
                 terminal.close()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from typing import Any
 
 from rich.text import Text
 
@@ -85,7 +86,7 @@ class Table:
         self.make_bot = make_bot
         self.bot_kind = bot_kind
         self.tell_host = tell_host
-        self.game = None
+        self.game: Any = None  # the Game, set before it starts
         self.stopping = False
         self.finished = False
         self.lock = threading.RLock()
@@ -103,8 +104,9 @@ class Table:
     def tell(self, message: str, *, style: str = "bold", but: HostedSeat | None = None) -> None:
         """A line for every connected player (but one) and the host."""
         for seat in self.seats:
-            if seat is not but and seat.connected:
-                seat.terminal.console.print(Text(message, style=style))
+            terminal = seat.terminal
+            if seat is not but and terminal is not None and not terminal.closed:
+                terminal.console.print(Text(message, style=style))
         self.tell_host(message)
 
     # -- connections (called on the server's loop) -----------------------------------------

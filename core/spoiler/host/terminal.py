@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from typing import IO, Literal, cast
 
 from rich.console import Console
 
@@ -35,7 +36,10 @@ class Stopped(EOFError):
 _DROPPED, _STOPPED = object(), object()
 
 
-def colour_system(term_type: str | None, env: dict) -> str | None:
+ColourSystem = Literal["standard", "256", "truecolor"]
+
+
+def colour_system(term_type: str | None, env: dict) -> ColourSystem | None:
     """The colours a client's terminal supports, from the type its ssh client sent."""
     if not term_type or term_type == "dumb" or "NO_COLOR" in env:
         return None
@@ -76,7 +80,7 @@ class Terminal:
         self._partial = ""  # input without a line end yet (no pseudo-terminal)
         self._too_long = False
         self.console = Console(
-            file=_ChannelFile(self),
+            file=cast(IO[str], _ChannelFile(self)),
             width=max(20, min(width or 80, 500)),
             force_terminal=self.pty,
             color_system=colour_system(term_type, env or {}),
