@@ -499,6 +499,21 @@ def test_ctrl_c_at_a_player_terminal_is_a_drop_not_a_crash(host):
     assert "Final table" in ben.transcript
 
 
+def test_q_at_a_prompt_leaves_the_game_and_log_shows_the_game_so_far_without_a_pager(host):
+    """The in-game commands work on a hosted screen: `log` prints the game so far (a pager
+    would run on the host's machine), `q` leaves the game as closing the window does: the
+    others play on and a bot takes the seat."""
+    hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "2", "--wait", "0.2")
+    ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+    play_in_order(hosted, (ann, ann.play(send={1: "log\n", 2: "q\n"})), (ben, ben.play()))
+    assert hosted.finish() == 0
+    assert "The game so far, as ann saw it" in ann.transcript
+    assert "You left the game. To come back within 0.2 s: ssh -p" in ann.transcript
+    assert "ann dropped out" in ben.transcript
+    assert "ann did not come back within 0.2 s" in ben.transcript
+    assert "Final table" in ben.transcript
+
+
 # ==============================================================================================
 # The host's Ctrl-C
 # ==============================================================================================

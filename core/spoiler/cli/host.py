@@ -181,6 +181,7 @@ def _serve(served) -> None:
     import asyncio
 
     from spoiler.cli import records as recording
+    from spoiler.cli.screen import Screen
 
     try:
         code = asyncio.run(served.serve())
@@ -205,7 +206,9 @@ def _serve(served) -> None:
             served.console.print(
                 f"Game stopped in round {game.round}. Seed {game.seed}.", markup=False
             )
-            recording.save_stopped(served.recorder, served.screen, ask=code == INTERRUPTED)
+            # Asked at the host's own keyboard (Ctrl-C); SIGTERM or SIGHUP: saved without asking.
+            keyboard = Screen(served.console, None)
+            recording.save_stopped(served.recorder, keyboard, ask=code == INTERRUPTED)
         raise typer.Exit(code)
     if served.options.record is not None:
         served.console.print(f"Saved to {served.options.record.given}.", markup=False)

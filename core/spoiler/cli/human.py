@@ -37,6 +37,10 @@ class Back(Exception):
 
 
 class HumanAgent:
+    #: The in-game commands and the first prompt's hint (a hosted seat words ``q`` its way).
+    commands: tuple[tuple[str, str], ...] = COMMANDS
+    hint = HINT
+
     def __init__(self, screen: Screen, *, hot_seat: bool = False):
         self.screen = screen
         self.hot_seat = hot_seat
@@ -172,7 +176,7 @@ class HumanAgent:
         prompt asked again."""
         if not self._hinted:
             self._hinted = True
-            self.console.print(Text(HINT, style="dim"))
+            self.console.print(Text(self.hint, style="dim"))
         while True:
             answer = self.screen.read(prompt)
             word, _, rest = answer.partition(" ")
@@ -196,7 +200,7 @@ class HumanAgent:
 
     def _help(self) -> None:
         table = Table.grid(padding=(0, 2))
-        for command, meaning in COMMANDS:
+        for command, meaning in self.commands:
             if command == "back" and not self._back:
                 meaning += "; not here"
             table.add_row(Text("  " + command, style="bold"), meaning)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -138,10 +139,14 @@ class Screen:
         # Padding keeps wrapped lines indented under the sentence's first line.
         self.console.print(Padding(Text(sentence, style=style), (0, 0, 0, indent), expand=False))
 
+    def events(self) -> Sequence:
+        """The events this screen tells (each as its reader saw it, by ``seen``)."""
+        return self.game.state.log
+
     def catch_up(self) -> None:
         """Narrate the events since the last call, as this screen's reader sees them, with
         what they leave unsaid."""
-        log = self.game.state.log
+        log = self.events()
         while self.told < len(log):
             event = log[self.told]
             self.told += 1

@@ -9,6 +9,7 @@ requests, subsystems (sftp), port and agent forwarding and X11 are all refused.
 from __future__ import annotations
 
 import asyncio
+import io
 import signal
 import socket
 import threading
@@ -471,6 +472,7 @@ class Host:
             make_bot=self.make_bot,
             bot_kind=opts.bot_kind,
             tell_host=lambda text: self.say(text),
+            leaving_words=self.leaving_words,
         )
         seats = [
             Seat(name, agent, "human") for name, agent in zip(humans, table.agents(), strict=True)
@@ -484,7 +486,9 @@ class Host:
         for (_, session), seat in zip(self.lobby, table.seats, strict=True):
             session.seat = seat
             table.connect(seat, session.term, first=True)
-        self.screen = Screen(self.console, None)
+        # The host's screen tells public events. Its input is not the host's keyboard: the
+        # game never waits for the host (nor asks them to watch when every player is out).
+        self.screen = Screen(self.console, None, io.StringIO())
         bots = f" and {n_bots} {opts.bot_kind} bot(s)" if n_bots else ""
         table.tell(
             f"The game begins: {', '.join(humans)}{bots}, "
@@ -520,9 +524,7 @@ class Host:
                 self.recorder.path = held
             self.result = run_game(self.game, self.screen, after_round)
             if self.result is not None:
-                names = [p.name for p in self.game.state.players]
-                seed = self.game.seed
-                self.seated.game_over([self.result.describe(names), f"Seed: {seed}."])
+                self.seated.game_over()
         except BaseException as exc:  # handed to the main thread, which reports it
             self.error = exc
             self.seated.stop()

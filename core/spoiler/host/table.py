@@ -20,9 +20,22 @@ from typing import Any
 
 from rich.text import Text
 
-from spoiler.cli.human import HumanAgent
+from spoiler.cli.human import COMMANDS, HumanAgent
+from spoiler.cli.screen import QuitGame
 from spoiler.host.terminal import Dropped, HostedScreen, Stopped, Terminal
 from spoiler.state import Status
+
+
+class HostedHuman(HumanAgent):
+    """The prompts of local play, where ``q`` leaves the game rather than stopping it."""
+
+    commands = tuple(
+        (command, "leave the game (join again with the same name to come back)")
+        if command == "q"
+        else (command, meaning)
+        for command, meaning in COMMANDS
+    )
+    hint = "Type ? for help, ? NAME for a card, q to leave."
 
 
 class HostedSeat:
@@ -34,7 +47,7 @@ class HostedSeat:
         self.name = name
         self.terminal: Terminal | None = None
         self.screen: HostedScreen | None = None
-        self.human: HumanAgent | None = None
+        self.human: HostedHuman | None = None
         self.bot = None
         self.drops = 0  # counts drops, so a late timer for an old drop does nothing
         self.busy = threading.Lock()  # one question at a time on this seat
@@ -79,6 +92,7 @@ class Table:
         make_bot: Callable,
         bot_kind: str,
         tell_host: Callable[[str], None],
+        leaving_words: Callable[[str], str] = lambda name: "You left the game.",
     ):
         self.seats = [HostedSeat(i, name) for i, name in enumerate(names)]
         self.wait = wait
@@ -86,6 +100,7 @@ class Table:
         self.make_bot = make_bot
         self.bot_kind = bot_kind
         self.tell_host = tell_host
+        self.leaving_words = leaving_words
         self.game: Any = None  # the Game, set before it starts
         self.stopping = False
         self.finished = False
@@ -116,7 +131,7 @@ class Table:
             old = seat.terminal
             seat.terminal = terminal
             seat.screen = HostedScreen(terminal, seat.index, self.game)
-            seat.human = HumanAgent(seat.screen)
+            seat.human = HostedHuman(seat.screen)
             seat.drops += 1
             if old is not None:
                 old.close()
@@ -197,6 +212,11 @@ class Table:
                 return human(agent)
             except Dropped:
                 continue  # wait for them to come back (or for the bot), and ask again
+            except QuitGame:  # they typed q: they leave, as if they closed the window
+                terminal = seat.terminal
+                if terminal is not None:
+                    terminal.hang_up(self.leaving_words(seat.name))
+                    self.disconnect(seat, terminal)
 
     def selection(self, seat: HostedSeat, view):
         """The seat's selection for this round. The first time the engine asks in a round,
@@ -241,15 +261,12 @@ class Table:
             if self.stopping:
                 raise Stopped
 
-    def game_over(self, lines: list[str]) -> None:
-        """The game ended: each player sees the last events, the final table and ``lines``."""
+    def game_over(self) -> None:
+        """The game ended: each player sees the last events, the final table, who won and how,
+        and the seed."""
         with self.lock:
             self.finished = True
         for seat in self.seats:
             if seat.connected and seat.screen is not None:
-                screen = seat.screen
-                screen.catch_up()
-                screen.standings("Final table")
-                screen.console.print()
-                for line in lines:
-                    screen.console.print(Text(line, style="bold"))
+                seat.screen.catch_up()
+                seat.screen.end()

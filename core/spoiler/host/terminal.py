@@ -8,14 +8,18 @@ loop and wait in a small queue until a prompt reads them.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
+from collections.abc import Sequence
 from typing import IO, Literal, cast
 
 from rich.console import Console
+from rich.text import Text
 
 from spoiler.cli.screen import Screen
 from spoiler.host.safety import MAX_LINE, clean_line
+from spoiler.story import Story
 
 #: Output a client has not read yet beyond which it is dropped (a client that never reads
 #: must not make the host hold the game's text for it forever).
@@ -97,13 +101,13 @@ class Terminal:
             self.loop.call_soon_threadsafe(self._write, text)
 
     def _write(self, text: str) -> None:  # on the loop
-        if self.closed:
-            return
+        # Text sent before the terminal closed still goes out (last words), if it can.
         if self.channel.get_write_buffer_size() > MAX_PENDING_OUTPUT:
             self.close()  # the client stopped reading: treat it as gone
             self.channel.close()
             return
-        self.channel.write(text)  # the line editor turns \n into \r\n on a pty
+        with contextlib.suppress(OSError):  # the channel is gone: nobody to tell
+            self.channel.write(text)  # the line editor turns \n into \r\n on a pty
 
     def resize(self, width: int) -> None:
         self.console.width = max(20, min(width or 80, 500))
@@ -151,6 +155,16 @@ class Terminal:
             self.closed = True
             self._lines.put(_DROPPED)
 
+    def hang_up(self, message: str) -> None:
+        """Say ``message`` and close the player's session (from any thread)."""
+        self.send(message + "\n")
+        self.loop.call_soon_threadsafe(self._hang_up)
+
+    def _hang_up(self) -> None:  # on the loop, after everything sent before
+        self.close()
+        with contextlib.suppress(Exception):  # a channel closed meanwhile: nothing to hang up
+            self.channel.exit(0)
+
     def stop(self) -> None:
         """The game ends for everyone: a waiting prompt ends the game like end of input."""
         self._lines.put(_STOPPED)
@@ -158,24 +172,34 @@ class Terminal:
 
 class HostedScreen(Screen):
     """A seat's screen on its player's terminal. It tells exactly the events the engine says
-    this seat saw (``events_seen_by(seat)``)."""
+    this seat saw (``events_seen_by(seat)``), never waits between them (the game's thread
+    tells every screen in turn), and shows the log without a pager (a pager would run on the
+    host's machine)."""
 
     def __init__(self, terminal: Terminal, seat: int, game):
-        super().__init__(terminal.console, seat, terminal)
-        self.game = game
-        self._lock = threading.Lock()
+        super().__init__(terminal.console, seat, terminal, delay=0.0)
+        self.follow(game)
+        self._lock = threading.RLock()
+
+    def events(self) -> Sequence:
+        return self.game.events_seen_by(self.reader)
 
     def catch_up(self) -> None:
-        with self._lock:
-            events = self.game.events_seen_by(self.reader)
-            while self.told < len(events):
-                event = events[self.told]
-                self.told += 1
-                self.say(event, self.reader)
+        with self._lock:  # the game's thread and the seat's question may both tell
+            super().catch_up()
+
+    def page(self, lines, title: str) -> None:
+        self.console.print(Text(title, style="bold"))
+        for line in lines:
+            self.console.print(line)
 
     def start_of_round(self) -> None:
         """Tell again from the start of the current round (a player who came back)."""
         with self._lock:
-            events = self.game.events_seen_by(self.reader)
+            events = self.events()
             starts = [i for i, e in enumerate(events) if e.kind == "round_started"]
             self.told = starts[-1] if starts else 0
+            self.story = Story(self.game.cards_by_id)  # fed again from the round's start
+            for event in events[: self.told]:
+                self.story.feed(event)
+            self._noticed = len(self.story.knockouts)
