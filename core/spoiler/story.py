@@ -19,14 +19,14 @@ a record alike.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 #: Events that open a card's part.
 PARTS = frozenset({"played", "at_beginning", "at_end"})
 #: Events after which no part is resolving any more.
 CLOSERS = frozenset({"cleared", "round_started", "priorities_shifted", "game_over"})
-#: Events that change nothing by themselves.
-UNCHANGING = frozenset({"answered"})
+#: Events that change nothing by themselves (an answer, a secret choice made public).
+UNCHANGING = frozenset({"answered", "revealed"})
 #: Events told on the card that stopped or redirected a play, which may come from an ongoing
 #: effect reacting to the *next* play: they count for a part only when its card caused them.
 INTERVENING = frozenset({"cancelled", "redirected", "replaced"})
@@ -74,6 +74,8 @@ class Story:
             idle = self._close()
         if kind in PARTS and self._acts(event):
             self._open(event)
+        elif kind == "revealed" and self._part is not None and self._part.seat == event.seat:
+            self._part = replace(self._part, info=event.data.get("info"))  # a secret info
         elif self._part is not None and kind not in UNCHANGING:
             if kind == "copied":
                 self._acting.add(event.data.get("card"))

@@ -163,7 +163,7 @@ class Screen:
             if event.kind in PARTS:
                 self._card_text(seen)
             for knockout in knockouts:
-                if knockout.seat in self.humans():
+                if knockout.seat == self.you() or knockout.seat in self.humans():
                     self._knocked_out(knockout)
             if event.kind not in MINOR:
                 pause = self.pace()

@@ -1,0 +1,119 @@
+"""Every outcome told (issue 11): what ``spoiler.story`` reads from a game's events, and the
+sentences the screen makes of it. Each test plays one scripted round of the base set."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from spoiler.cards import CardSet
+from spoiler.cli.screen import Screen
+from spoiler.state import Status
+from spoiler.story import Story
+from spoiler.testing import play_round, table
+from spoiler_base import base
+
+DECK = ["Supply"] * 20
+NAMES = ["Ann", "Bix", "Cog"]
+
+
+def told(game, reader=None) -> str:
+    """The whole game so far as a screen tells it (for ``reader``: a seat, or everything)."""
+    out = io.StringIO()
+    screen = Screen(Console(file=out, width=200, color_system=None), reader=reader)
+    screen.follow(game)
+    screen.catch_up()
+    return out.getvalue()
+
+
+def story_of(game) -> Story:
+    story = Story(game.cards_by_id)
+    for event in game.state.log:
+        story.feed(event)
+    return story
+
+
+def test_a_play_that_changes_nothing_says_so_and_why():
+    """A missed Accuse: "Nothing happens: Jewel is not in Bix's hand." — from the card's own
+    `unmet` text, filled in with the play's target and information."""
+    game = table([base], [["Accuse"], ["Supply"], ["Supply"]], deck=DECK, names=NAMES)
+    play_round(game, {0: ("Accuse", 1, "Jewel"), 1: "Supply", 2: "Supply"})
+    assert "Nothing happens: Jewel is not in Bix's hand." in told(game)
+
+
+def test_the_reason_speaks_to_its_reader_as_you():
+    """An Assassin played too late in priority, told to its player: "your priority"."""
+    game = table(
+        [base], [["Supply"], ["Assassin"], ["Supply"]], deck=DECK, names=NAMES, priority=[0, 1, 2]
+    )
+    play_round(game, {0: "Supply", 1: ("Assassin", 2), 2: "Supply"})
+    assert "Nothing happens: your priority is not 1st." in told(game, reader=1)
+    assert "Nothing happens: Bix's priority is not 1st." in told(game, reader=0)
+
+
+def test_a_play_that_did_something_is_not_called_idle():
+    """A hit Accuse, a shielded target (the shield explains itself) and a card with no
+    mid-round effect (Shield acts at the beginning of the round) get no "nothing happens"."""
+    game = table([base], [["Accuse"], ["Jewel", "Supply"], ["Shield"]], deck=DECK, names=NAMES)
+    play_round(game, {0: ("Accuse", 1, "Jewel"), 1: "Supply", 2: "Shield"})
+    game2 = table([base], [["Accuse"], ["Supply"], ["Shield", "Jewel"]], deck=DECK, names=NAMES)
+    play_round(game2, {0: ("Accuse", 2, "Jewel"), 1: "Supply", 2: "Shield"})
+    assert "Nothing happens" not in told(game)
+    assert "Nothing happens" not in told(game2)
+    assert "Cog would have lost, but Shield prevented it." in told(game2)
+
+
+def test_a_card_without_unmet_text_still_says_nothing_happens():
+    """A plugin's card that declares no `unmet` text: the bare "Nothing happens."."""
+    quiet = CardSet("quiet", "1.0.0")
+
+    @quiet.card
+    class Wish:
+        text = "If you wish hard enough, you win."
+        copies = 10
+
+        @staticmethod
+        def main(play):
+            pass
+
+    game = table([quiet], [["Wish"], ["Wish"]], deck=["Wish"] * 2, hooks={})
+    play_round(game, {0: "Wish", 1: "Wish"})
+    assert told(game).count("Nothing happens.") == 2
+
+
+def test_a_cards_text_is_shown_the_first_time_it_is_played_only():
+    """The first Supply of the game comes with its printed text; the second does not."""
+    game = table([base], [["Supply", "Supply"], ["Supply", "Supply"]], deck=DECK)
+    play_round(game, {0: "Supply", 1: "Supply"})
+    assert told(game).count("Supply: Draw two cards.") == 1
+
+
+def test_knockouts_name_who_lost_to_whose_card_in_which_round():
+    game = table([base], [["Accuse"], ["Jewel", "Supply"], ["Supply"]], deck=DECK, names=NAMES)
+    play_round(game, {0: ("Accuse", 1, "Jewel"), 1: "Supply", 2: "Supply"})
+    [knockout] = story_of(game).knockouts
+    assert (knockout.round, knockout.seat, knockout.card, knockout.by) == (1, 1, "base:accuse", 0)
+    assert "You are out: knocked out by Ann's Accuse in round 1." in told(game, reader=1)
+
+
+def test_a_player_who_was_already_lost_is_not_knocked_out_again():
+    game = table(
+        [base],
+        [["Accuse"], ["Jewel"], ["Supply"]],
+        deck=DECK,
+        names=NAMES,
+        statuses={1: Status.LOST},
+    )
+    play_round(game, {0: ("Accuse", 1, "Jewel"), 2: "Supply"})
+    assert story_of(game).knockouts == []
+
+
+@pytest.mark.parametrize(
+    "unmet", ["{victim} is fine", "{0} is fine", 42], ids=["unknown", "positional", "not text"]
+)
+def test_a_card_whose_unmet_text_cannot_be_filled_is_refused_when_its_set_loads(unmet):
+    broken = CardSet("broken", "1.0.0")
+    with pytest.raises(ValueError, match="unmet"):
+        broken.card(type("Odd", (), {"text": "Odd.", "unmet": unmet}))
