@@ -35,7 +35,7 @@ def played(tmp_path_factory):
 
 
 def test_a_match_plays_games_until_someone_has_won_n_with_the_score_between(played):
-    path, out = played
+    _, out = played
     assert [line.strip("─ ") for line in out.splitlines() if "of the match" in line] == [
         "Game 1 of the match",
         "Game 2 of the match",
