@@ -32,6 +32,9 @@ FORMAT = 1
 HUMAN = "human"
 #: The checksum of a record edited by hand on purpose: it is then read without one.
 EDITED = "edited"
+#: The most wins a match plays to (``--match N``), and so the most games it holds.
+MAX_MATCH_WINS = 10
+MAX_MATCH_GAMES = 100
 #: The highest round limit a record may have (``spoiler.recordfile.MAX_ROUNDS``).
 MAX_ROUNDS = 500
 
@@ -396,8 +399,13 @@ def _parse_match(item, players: int, seed: int) -> Match:
     wins = r.get("wins", int)
     if wins < 1:
         raise RecordError(f"match.wins: {wins} is not a number of wins (1 or more)")
+    if wins > MAX_MATCH_WINS:
+        raise RecordError(f"match.wins: {wins} is more than a match plays to ({MAX_MATCH_WINS})")
     match = Match(wins, r.get("seed", int))
-    for number, game in enumerate(r.get("games", list), 1):
+    games = r.get("games", list)
+    if len(games) > MAX_MATCH_GAMES:
+        raise RecordError(f"match.games: {len(games)} games, more than a match has")
+    for number, game in enumerate(games, 1):
         g = _Reader(game, f"match.games[{number}].", dict)
         g.only("seed", "result", "rounds")
         where = f"match.games[{number}]"

@@ -256,6 +256,7 @@ def play(
         "--match",
         metavar="N",
         min=1,
+        max=10,
         help="Play a match: games until someone has won N, with the score between games.",
     ),
     delay: float | None = typer.Option(
