@@ -1,0 +1,235 @@
+"""What hosting costs: the time a hosted game adds over the same game played locally, per
+decision. Target: under 20 ms.
+
+    python benchmarks/host.py [--runs 3] [--players 8] [--seed 7] [--max-rounds 30]
+
+A hosted game: ``spoiler host --seats N`` in a child process, and N scripted players on
+loopback (asyncssh clients in this process), each answering every prompt from what its screen
+shows. The same game played locally: N ``HumanAgent`` prompts on in-memory screens answered
+by the same script, each seat's screen told every round, as the host does. The script plays
+the same way on both (same seats, same seed, same answers), so the games are the same; the
+script checks that they end alike. Printed: median wall time of each game (from the full
+table to the last screen's final line), the decisions made (every prompt answered), and
+(hosted - local) / decisions. Wall time, not CPU time: the cost is in two processes and the
+network between them. Medians of --runs; the machine's load shows in them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import os
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+TARGET_MS = 20.0
+NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gil", "hal")
+PROMPTS = [
+    ("card", re.compile(r"Play which card\? \[1-(\d+)\] ")),
+    ("target", re.compile(r"Target\? \[([\d, ]+)\] ")),
+    ("range", re.compile(r"\? \[(\d+)-(\d+)\] ")),
+    ("listed", re.compile(r"\? \[(\d+)(?:, \d+)+\] ")),
+]
+END = re.compile(r"Seed: \d+")
+
+
+def answer_for(since: str, tries: int) -> tuple[str | None, int]:
+    """A player reading the screen: a card by its number (the next one when the last could
+    not be played), the first target or option offered, the lowest number."""
+    for kind, pattern in PROMPTS:
+        found = pattern.search(since)
+        if found is None:
+            continue
+        if kind == "card":
+            tries = tries + 1 if "cannot be played now" in since else 1
+            return str(tries), tries
+        if kind == "target":
+            return found.group(1).split(",")[0].strip(), tries
+        return found.group(1), tries
+    return None, tries
+
+
+# -- hosted ------------------------------------------------------------------------------------
+def hosted(players: int, seed: int, max_rounds: int, key: Path) -> tuple[float, int, str]:
+    import asyncssh
+
+    env = {**os.environ, "SPOILER_PLUGINS": "", "SPOILER_HOST_KEY": str(key), "NO_COLOR": "1"}
+    command = [sys.executable, "-c", "from spoiler.cli import main; main()"]
+    args = ["host", "--seats", str(players), "--seed", str(seed), "--max-rounds", str(max_rounds)]
+    proc = subprocess.Popen(
+        [*command, *args, "--port", "0"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    out: list[str] = []
+    threading.Thread(target=lambda: out.extend(proc.stdout or ()), daemon=True).start()
+    deadline = time.monotonic() + 30
+    while not re.search(r"Join code:\s+\S+", "".join(out)):
+        if time.monotonic() > deadline or proc.poll() is not None:
+            sys.exit("the host did not start:\n" + "".join(out))
+        time.sleep(0.01)
+    text = "".join(out)
+    port = int(re.search(r"ssh -p (\d+) ", text).group(1))  # type: ignore[union-attr]
+    code = re.search(r"Join code:\s+(\S+)", text).group(1)  # type: ignore[union-attr]
+    decisions = 0
+    screens: dict[str, str] = {}
+
+    async def player(name: str, joined: asyncio.Event, start: list[float]) -> None:
+        nonlocal decisions
+        conn = await asyncssh.connect(
+            "127.0.0.1",
+            port,
+            username=name,
+            password=code,
+            known_hosts=None,
+            client_keys=None,
+            agent_path=None,
+        )
+        async with conn:
+            process = await conn.create_process(term_type=None, encoding="utf-8")
+            screen, since, tries = "", "", 1
+            while True:
+                chunk = await process.stdout.read(1 << 16)
+                if not chunk:
+                    break
+                if not screen:
+                    joined.set()
+                if "The game begins" in chunk and not start:
+                    start.append(time.perf_counter())
+                screen += chunk
+                since += chunk
+                answer, tries = answer_for(since, tries)
+                if answer is not None:
+                    decisions += 1
+                    since = ""
+                    process.stdin.write(answer + "\n")
+            screens[name] = screen
+
+    async def everyone() -> float:
+        start: list[float] = []
+        games = []
+        for name in NAMES[:players]:  # one at a time, so the seats are the same every run
+            joined = asyncio.Event()
+            games.append(asyncio.ensure_future(player(name, joined, start)))
+            await joined.wait()
+        await asyncio.gather(*games)
+        return time.perf_counter() - start[0]
+
+    elapsed = asyncio.run(everyone())
+    proc.wait(30)
+    return elapsed, decisions, _ending(screens[NAMES[0]])
+
+
+def _ending(screen: str) -> str:
+    """The result line of a screen's end (the same text hosted and local)."""
+    tail = screen[screen.rfind("Final table") :]
+    lines = [line.strip() for line in tail.splitlines() if line.strip()]
+    return next(line for line in lines if re.search(r"won in round|Draw|Everyone lost", line))
+
+
+# -- local ---------------------------------------------------------------------------------------
+class _Script(io.StringIO):
+    """A seat's input: answers by ``answer_for`` from what its screen printed since."""
+
+    def __init__(self, screen_file: io.StringIO, count: list[int]):
+        super().__init__()
+        self.screen_file = screen_file
+        self.count = count
+        self.mark = 0
+        self.tries = 1
+
+    def readline(self, size: int = -1) -> str:  # type: ignore[override]
+        text = self.screen_file.getvalue()
+        answer, self.tries = answer_for(text[self.mark :], self.tries)
+        self.mark = len(text)
+        if answer is None:
+            return ""
+        self.count[0] += 1
+        return answer + "\n"
+
+    def isatty(self) -> bool:
+        return False
+
+
+def local(players: int, seed: int, max_rounds: int) -> tuple[float, int, str]:
+    from rich.console import Console
+
+    from spoiler import plugins
+    from spoiler.cli.human import HumanAgent
+    from spoiler.cli.play import new_game
+    from spoiler.cli.screen import Screen
+    from spoiler.engine import Seat
+
+    registry = plugins.load(environ={"SPOILER_PLUGINS": ""})
+    count = [0]
+    files, screens, seats = [], [], []
+    for seat, name in enumerate(NAMES[:players]):
+        file = io.StringIO()
+        screen = Screen(
+            Console(file=file, width=80, color_system=None, highlight=False),
+            seat,
+            _Script(file, count),
+            delay=0.0,
+        )
+        files.append(file)
+        screens.append(screen)
+        seats.append(Seat(name, HumanAgent(screen), "human"))
+    start = time.perf_counter()
+    game = new_game(registry, seats, None, seed, max_rounds)
+    for screen in screens:
+        screen.follow(game)
+    game.start()
+    while not game.over:
+        game.play_round()
+        for screen in screens:
+            screen.catch_up()
+    for screen in screens:
+        screen.end()
+    elapsed = time.perf_counter() - start
+    return elapsed, count[0], _ending(files[0].getvalue())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--players", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--max-rounds", type=int, default=30)
+    args = parser.parse_args()
+    if not 2 <= args.players <= len(NAMES):
+        parser.error(f"--players must be 2 to {len(NAMES)}")
+    import tempfile
+
+    key = Path(tempfile.mkdtemp()) / "host_key"
+    hosted_runs, local_runs = [], []
+    for _ in range(args.runs):
+        hosted_runs.append(hosted(args.players, args.seed, args.max_rounds, key))
+        local_runs.append(local(args.players, args.seed, args.max_rounds))
+    (_, h_decisions, h_end), (_, l_decisions, l_end) = hosted_runs[0], local_runs[0]
+    if (h_decisions, h_end) != (l_decisions, l_end):
+        sys.exit(
+            f"the hosted and the local game differ: {h_decisions} decisions, {h_end!r} "
+            f"against {l_decisions}, {l_end!r}"
+        )
+    h = statistics.median(t for t, _, _ in hosted_runs)
+    loc = statistics.median(t for t, _, _ in local_runs)
+    per = (h - loc) / h_decisions * 1000
+    print(f"{args.players} players, seed {args.seed}: {l_end}")
+    print(f"decisions (prompts answered): {h_decisions}")
+    print(f"local game:  {loc * 1000:8.1f} ms (median of {args.runs})")
+    print(f"hosted game: {h * 1000:8.1f} ms (median of {args.runs})")
+    verdict = "within" if per < TARGET_MS else "OVER"
+    print(f"hosting adds {per:.2f} ms per decision ({verdict} the {TARGET_MS:g} ms target)")
+
+
+if __name__ == "__main__":
+    main()
