@@ -117,3 +117,28 @@ def test_a_card_whose_unmet_text_cannot_be_filled_is_refused_when_its_set_loads(
     broken = CardSet("broken", "1.0.0")
     with pytest.raises(ValueError, match="unmet"):
         broken.card(type("Odd", (), {"text": "Odd.", "unmet": unmet}))
+
+
+def test_a_swap_tells_each_of_its_two_players_which_cards_they_got():
+    """Both knew their own hand, so both know both: each is told what they now hold; a third
+    player only that hands were swapped."""
+    game = table([base], [["Swap", "Jewel"], ["Crown", "Hex"], ["Supply"]], deck=DECK, names=NAMES)
+    play_round(game, {0: ("Swap", 1), 1: ("Hex", 2), 2: "Supply"})
+    assert "You and Bix swapped hands (Swap): you now hold Crown." in told(game, reader=0)
+    assert "Ann and you swapped hands (Swap): you now hold Jewel." in told(game, reader=1)
+    assert "Ann and Bix swapped hands (Swap)." in told(game, reader=2)
+
+
+def test_an_effect_in_play_says_whose_it_is_on_whom_and_for_how_long():
+    """ "In effect: Hex (Bix's, 1 round(s) left)" did not say who was hexed."""
+    from spoiler.cli.human import in_effect
+
+    game = table(
+        [base], [["Hex", "Supply"], ["Supply", "Supply"], ["Supply"]], deck=DECK, names=NAMES
+    )
+    play_round(game, {0: ("Hex", 2), 1: "Supply", 2: "Supply"})
+    [(name, owner, rounds)] = game.view(2).ongoing
+    assert in_effect(game.view(2), name, owner, rounds) == (
+        "In effect: Ann's Hex on you, this round and 1 more: For this round and the next two, "
+        "the hexed player cannot win."
+    )

@@ -898,7 +898,12 @@ class Game:
     def swap_hands(self, a: int, b: int, cause=None) -> None:
         players = self.state.players
         players[a].hand, players[b].hand = players[b].hand, players[a].hand
-        self._emit("swapped_hands", a, cause, {"other": b})
+        # Each of the two knew their own hand, so each now knows both: they see what they got.
+        hands = {
+            "cards": [c.id for c in players[a].hand],
+            "other_cards": [c.id for c in players[b].hand],
+        }
+        self._emit("swapped_hands", a, cause, {"other": b}, hands, frozenset((a, b)))
 
     def cancel(self, play: Play, cause=None) -> bool:
         """Cancel a play that has not resolved: it does nothing at all, later parts included."""

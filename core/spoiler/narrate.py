@@ -205,6 +205,20 @@ def _answered(t: Teller, event) -> str:
     return f"{text}: {_s(event, 'answer')}." if event.secret else f"{text}."
 
 
+def _swapped(t: Teller, event) -> str:
+    """'You and Bix swapped hands (Swap): you now hold Crown and Jewel.'"""
+    a, b = event.seat, event.data.get("other")
+    text = f"{t.who(a)} and {t.who(b)} swapped hands{_because(t, event)}"
+    if not event.secret:
+        return text + "."
+    got = {a: _s(event, "cards", []), b: _s(event, "other_cards", [])}
+    if t.you in got:
+        return f"{text}: you now hold {t.cards_list(got[t.you])}."
+    return f"{text}: {t.who(a)} now holds {t.cards_list(got[a])}; {t.who(b)} now holds " + (
+        f"{t.cards_list(got[b])}."
+    )
+
+
 def _s(event, key, default=None):
     """A secret field, when the reader may see it (``seen_by`` removed it otherwise)."""
     return (event.secret or {}).get(key, default)
@@ -288,9 +302,7 @@ _SENTENCES: dict[str, Callable] = {
         if e.secret
         else f"{t.who(e.seat)} gave a card to {t.who(e.data.get('to'))}{_because(t, e)}."
     ),
-    "swapped_hands": lambda t, e: (
-        f"{t.who(e.seat)} and {t.who(e.data.get('other'))} swapped hands{_because(t, e)}."
-    ),
+    "swapped_hands": lambda t, e: _swapped(t, e),
     "cancelled": lambda t, e: (
         f"{t.whose(e.seat)} {t.card(e.data.get('card'))} was "
         f"cancelled{_because(t, e)}: it does nothing."

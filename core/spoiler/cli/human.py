@@ -134,10 +134,7 @@ class HumanAgent:
             markup=False,
         )
         for name, owner, rounds in view.ongoing:
-            left = "until removed" if rounds is None else f"{rounds} round(s) left"
-            self.console.print(
-                f"In effect: {name} ({view.name_of(owner)}'s, {left}).", markup=False
-            )
+            self.console.print(in_effect(view, name, owner, rounds), markup=False)
         for seat, (seen_in, cards) in sorted(view.known.items()):
             shown = ", ".join(c.name for c in cards) or "no cards"
             self.console.print(
@@ -317,6 +314,33 @@ class HumanAgent:
                 return ask.check(value, view.card_names)
             except ValueError as exc:
                 self._refused(f"{_sentence(str(exc))} Try again.")
+
+
+def in_effect(view: PlayerView, name: str, owner: int, rounds: int | None) -> str:
+    """An ongoing effect as the table tells it: whose, on whom, for how long, what it does.
+    "In effect: Ada's Hex on Cog, this round and 2 more: For this round and the next two,
+    the hexed player cannot win." (Who it is on: the targets of the card that made it.)"""
+    you = view.seat
+    whose = "your" if owner == you else f"{view.name_of(owner)}'s"
+    text, card, targets = "", None, ()
+    for event in reversed(view.events):
+        if event.kind == "ongoing_added" and event.seat == owner and event.data["name"] == name:
+            text, card = event.data.get("text") or "", event.cause
+            break
+    for event in reversed(view.events):
+        if event.kind == "played" and event.seat == owner and event.data.get("card") == card:
+            targets = event.data.get("targets") or ()
+            break
+    on = ", ".join("you" if s == you else view.name_of(s) for s in targets)
+    if rounds is None:
+        left = "until it is removed"
+    elif rounds <= 1:
+        left = "until the end of this round"
+    else:
+        left = f"this round and {rounds - 1} more"
+    return f"In effect: {whose} {name}{f' on {on}' if on else ''}, {left}" + (
+        f": {text}" if text else "."
+    )
 
 
 def _sentence(message: str) -> str:
