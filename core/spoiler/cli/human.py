@@ -322,7 +322,8 @@ def in_effect(view: PlayerView, name: str, owner: int, rounds: int | None) -> st
     the hexed player cannot win." (Who it is on: the targets of the card that made it.)"""
     you = view.seat
     whose = "your" if owner == you else f"{view.name_of(owner)}'s"
-    text, card, targets = "", None, ()
+    text, card = "", None
+    targets: tuple[int, ...] | list[int] = ()
     for event in reversed(view.events):
         if event.kind == "ongoing_added" and event.seat == owner and event.data["name"] == name:
             text, card = event.data.get("text") or "", event.cause
