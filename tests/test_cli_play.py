@@ -22,6 +22,7 @@ from spoiler.cards import ANOTHER_PLAYER, LOST_PLAYER, CardSet, NameACard, NameA
 from spoiler.cli import app, common
 from spoiler.cli.human import HumanAgent
 from spoiler.cli.screen import Screen
+from spoiler.state import Status
 from spoiler.testing import FakeEntryPoint, table
 from spoiler.views import Question
 
@@ -450,10 +451,39 @@ def test_a_human_at_a_shared_keyboard_presses_enter_first_and_the_hand_is_hidden
         [prompt_cards()], hands=[["Stone"], ["Stone"]], deck=["Stone"] * 4, names=["ann", "ben"]
     )
     screen = human_at(game, 0, answers("", "1"), hot_seat=True)
+    game.seats[1].kind = "human"  # ben, at the same keyboard
     game.play_round()
     shown = screen.getvalue()
     assert shown.index("ann's turn. Everyone else, please look away.") < shown.index("Your hand")
     assert shown.rstrip().endswith("(screen cleared) " + "~" * 20)
+
+
+def test_hot_seat_stops_asking_the_others_to_look_away_when_one_human_is_left():
+    """Once every other human has lost, the one still playing is not asked to wait for the
+    others to look away, and the screen is not cleared after each turn."""
+    game = table(
+        [prompt_cards()],
+        hands=[["Stone"], ["Stone"], ["Stone"]],
+        deck=["Stone"] * 6,
+        names=["ann", "ben", "cy"],
+        statuses={1: Status.LOST},
+    )
+    screen = human_at(game, 0, answers("1"), hot_seat=True)
+    game.seats[1].kind = "human"  # ben has lost; cy is a bot
+    game.play_round()
+    shown = screen.getvalue()
+    assert "look away" not in shown and "screen cleared" not in shown
+    assert "Your hand" in shown
+
+
+def test_clearing_a_terminal_at_a_shared_keyboard_clears_its_scrollback_too():
+    """The next player cannot scroll back up to the last hand: after clearing the screen,
+    the terminal is told to erase its scrollback (ED 3, ``ESC [ 3 J``)."""
+    out = io.StringIO()
+    Screen(Console(file=out, force_terminal=True)).clear()
+    shown = out.getvalue()
+    assert "\x1b[2J" in shown and "\x1b[3J" in shown
+    assert shown.index("\x1b[3J") > shown.index("\x1b[2J")  # the screen first, then its past
 
 
 def test_every_typed_line_is_consumed_in_order():

@@ -4,7 +4,9 @@ information it needs, by number or by name. An answer that cannot be used is exp
 asked again, here or (when the engine refuses it) through ``view.error``.
 
 At a shared keyboard (``hot_seat``) each turn starts by asking the others to look away, shows
-the player the private events they have not seen yet, and ends by hiding their hand.
+the player the private events they have not seen yet, and ends by clearing the screen and its
+scrollback. Once every other human has lost, the player still in the game plays on without
+handing the keyboard over (a lost human asked a question still gets it handed over).
 
 Every prompt also takes the in-game commands (``COMMANDS``): help, a card's text, the game so
 far, going back to the card prompt, and quitting.
@@ -19,6 +21,7 @@ from rich.text import Text
 from spoiler.cards import NameANumber
 from spoiler.cli.screen import QuitGame, Screen
 from spoiler.narrate import card_label, shared_names
+from spoiler.state import Status
 from spoiler.views import PlayerView, Question, Selection
 
 #: What a player can type at any prompt, besides an answer.
@@ -70,7 +73,7 @@ class HumanAgent:
             finally:
                 self._back = False
             break
-        self._stand_up()
+        self._stand_up(view)
         return Selection(card, targets, info)
 
     def answer(self, view: PlayerView, question: Question) -> str:
@@ -85,10 +88,21 @@ class HumanAgent:
         source = f"{asker.name} asks you" if asker is not None else "A question for you"
         self.console.print(Text(f"{source}: {prompt}", style="bold"))
         answer = self._pick(list(question.options), list(question.options), "Your answer?")
-        self._stand_up()
+        self._stand_up(view)
         return answer
 
     # -- turns at a shared keyboard ------------------------------------------------------------
+    def _handing_over(self, view: PlayerView) -> bool:
+        """Must the others look away? Yes at a shared keyboard, unless this player is the
+        only human who has not lost (the others are out of the game)."""
+        if not self.hot_seat:
+            return False
+        if view.me.status is Status.LOST:
+            return True
+        kinds = [seat.kind for seat in self.screen.game.seats]
+        in_game = [p for p in view.players if kinds[p.seat] == "human" and p.status != Status.LOST]
+        return len(in_game) > 1
+
     def _sit_down(self, view: PlayerView) -> None:
         self.screen.catch_up()
         if self.screen.quiet:  # skipping to the result, but a card brought this player back
@@ -98,9 +112,10 @@ class HumanAgent:
         if not self.hot_seat:
             return
         me = view.me.name
-        self.console.print()
-        self.console.print(Text(f"{me}'s turn. Everyone else, please look away.", style="bold"))
-        self.screen.read(f"{me}, press Enter when only you can see the screen.")
+        if self._handing_over(view):
+            self.console.print()
+            self.console.print(Text(f"{me}'s turn. Everyone else, please look away.", style="bold"))
+            self.screen.read(f"{me}, press Enter when only you can see the screen.")
         events = view.events
         # What only this player saw since their last turn (not the selection they just made).
         mine = [
@@ -112,8 +127,8 @@ class HumanAgent:
             for event in mine:
                 self.screen.say(event, view.seat)
 
-    def _stand_up(self) -> None:
-        if self.hot_seat:
+    def _stand_up(self, view: PlayerView) -> None:
+        if self._handing_over(view):
             self.screen.clear()
 
     # -- showing the view ----------------------------------------------------------------------

@@ -21,7 +21,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.control import Control
 from rich.padding import Padding
+from rich.segment import ControlType, Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -45,6 +47,17 @@ class QuitGame(EOFError):
     """A player typed ``q``: the game stops as at the end of input (an EOFError, so that it
     passes through the engine and card effects the same way), with the offer to save it."""
 
+
+
+def _clear_scrollback() -> Control:
+    """ED 3 ("erase saved lines"): xterm's code for clearing the scrollback, which rich lacks.
+    Terminals that do not know it ignore it."""
+    control = Control()
+    control.segment = Segment("\x1b[3J", None, [(ControlType.CLEAR,)])
+    return control
+
+
+CLEAR_SCROLLBACK = _clear_scrollback()
 
 STATUS_STYLE = {Status.LOST: "red", Status.IN_PLAY: "", Status.WON: "bold green"}
 EVENT_STYLE = {
@@ -379,8 +392,11 @@ class Screen:
         return answer.strip()
 
     def clear(self) -> None:
-        """Hide what was on the screen (another player is about to sit down)."""
+        """Hide what was on the screen (another player is about to sit down): on a terminal,
+        the screen and its scrollback too, so that no one can scroll back up to it."""
         if self.console.is_terminal:
             self.console.clear()
+            # After the screen: some terminals move a cleared screen into the scrollback.
+            self.console.control(CLEAR_SCROLLBACK)
         else:
             self.console.print("\n" * 3 + "~" * 20 + " (screen cleared) " + "~" * 20 + "\n")
