@@ -224,7 +224,14 @@ class Searcher:
         self.seat = seat
         self.round = game.state.round
         self._known = known_cards(game, seat)
-        self._root = clone(game, fast=True, log=False)
+        # The agent holds this window, so it must not hold the real game: its root is a
+        # determinization already (with no agents), which holds nothing the seat may not
+        # know. Samples dealt from it are the very ones dealt from the real game, since a
+        # determinization keeps only what the seat knows.
+        blind = clone(game, [None] * len(game.seats), fast=True, log=False)
+        self._root = determinize(
+            blind, seat, random.Random(0), known=self._known, fast=True, log=False
+        )
 
     def sample(self, rng: random.Random, held: dict[int, list[str]] | None = None) -> Game:
         known = self._known
