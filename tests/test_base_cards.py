@@ -212,7 +212,7 @@ def test_mirror_turns_a_card_aimed_at_you_back_on_its_player():
     assert (
         redirected.seat == 0
         and redirected.cause == "base:mirror"
-        and redirected.data["targets"] == [0]
+        and redirected.data["targets"] == (0,)
     )
 
 
@@ -533,7 +533,7 @@ def test_spyglass_only_you_see_the_target_hand():
     )
     events = play_round(game, {0: ("Spyglass", 1), 1: "Supply", 2: "Supply"})
     shown = of_kind(events, "shown")[0]
-    assert shown.seen_by(0).secret == {"cards": ["base:jewel", "base:crown"]}
+    assert shown.seen_by(0).secret == {"cards": ("base:jewel", "base:crown")}
     assert shown.seen_by(2).secret is None
     assert [c.name for c in game.view(0).known[1][1]] == ["Jewel", "Crown"]
     assert game.view(2).known == {}
@@ -546,7 +546,7 @@ def test_echo_repeats_a_card_that_has_resolved_as_yours():
     game = table([base], [["Treasure"], ["Echo"]], deck=DECK, priority=[0, 1])
     events = play_round(game, {0: "Treasure", 1: ("Echo", 0)})
     assert game.counter(0, TREASURE) == 1 and game.counter(1, TREASURE) == 1
-    assert of_kind(events, "copied")[0].data == {"card": "base:treasure", "targets": []}
+    assert of_kind(events, "copied")[0].data == {"card": "base:treasure", "targets": ()}
 
 
 def test_echo_ruling_only_copies_players_before_you():

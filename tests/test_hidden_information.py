@@ -117,7 +117,7 @@ class Spy:
         shown = {}
         for e in st.log:
             if e.kind == "shown" and e.data["to"] == seat:
-                shown[e.seat] = (e.round, e.secret["cards"])
+                shown[e.seat] = (e.round, list(e.secret["cards"]))
         assert {s: (r, ids(cards)) for s, (r, cards) in view.known.items()} == shown
 
         # Events: the whole log so far, with every secret not meant for this seat removed.

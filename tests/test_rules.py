@@ -54,7 +54,7 @@ def test_seed_game_start_gives_random_priorities_and_deals_three_cards(toy):
         assert sorted(game.state.priority) == [0, 1, 2, 3]
         assert [len(game.hand(s)) for s in range(4)] == [3, 3, 3, 3]
         announced = [e for e in game.state.log if e.kind == "priorities"]
-        assert announced[0].data["order"] == game.state.priority
+        assert list(announced[0].data["order"]) == game.state.priority
         orders.add(tuple(game.state.priority))
     assert len(orders) > 5, "priorities are not random"
 
@@ -71,9 +71,9 @@ def test_seed_every_player_selects_a_card_if_possible(toy):
         if e.kind == "played"
     }
     assert played == {
-        0: ("toy:doom", [1], None),
-        1: ("toy:guess", [2], "Crown"),
-        2: ("toy:blank", [], None),
+        0: ("toy:doom", (1,), None),
+        1: ("toy:guess", (2,), "Crown"),
+        2: ("toy:blank", (), None),
     }
 
 
@@ -349,7 +349,7 @@ def test_ruling_3_an_illegal_selection_is_refused_and_asked_again(toy):
     [played] = [e for e in events if e.kind == "played" and e.seat == 0]
     assert (played.data["card"], played.data["targets"], played.data["info"]) == (
         "toy:guess",
-        [1],
+        (1,),
         "Crown",
     )
 

@@ -287,14 +287,19 @@ class Game:
             None,
             None,
             # No seed: it decides every hand, so it is told only when the game ends.
-            {"players": [p.name for p in st.players], "sets": [s.name for s in self.sets]},
+            {
+                "players": tuple([p.name for p in st.players]),
+                "sets": tuple([s.name for s in self.sets]),
+            },
         )
-        self._emit("priorities", None, None, {"order": list(st.priority)})
+        self._emit("priorities", None, None, {"order": tuple(st.priority)})
         for seat in st.priority:
             hand = st.players[seat].hand
             for _ in range(HAND_SIZE):
                 hand.append(deck.pop())
-            self._emit("dealt", seat, None, None, {"cards": [c.id for c in hand]}, self._only[seat])
+            self._emit(
+                "dealt", seat, None, None, {"cards": tuple([c.id for c in hand])}, self._only[seat]
+            )
         self._hook("spoiler_game_start", game=self)
 
     def play_round(self) -> None:
@@ -311,7 +316,7 @@ class Game:
             self._order = list(st.priority)
             self._reorder()
         self.decisions.append({"round": st.round, "selections": {}, "answers": []})
-        self._emit("round_started", None, None, {"order": list(st.priority)})
+        self._emit("round_started", None, None, {"order": tuple(st.priority)})
         if "spoiler_round_start" in self.hooks:
             self._hook("spoiler_round_start", game=self)
         self._play_out_round()
@@ -344,7 +349,7 @@ class Game:
         st.priority.append(st.priority.pop(0))
         self._order = list(st.priority)  # between rounds, "this round" means the next one
         self._reorder()
-        self._emit("priorities_shifted", None, None, {"order": list(st.priority)})
+        self._emit("priorities_shifted", None, None, {"order": tuple(st.priority)})
         if "spoiler_round_end" in self.hooks:
             self._hook("spoiler_round_end", game=self)
         self._check_end()
@@ -406,10 +411,20 @@ class Game:
         record = self.decisions[-1]["selections"]
         for play in plays:
             st.players[play.player].hand.remove(play.card)
-            chosen = {"card": play.card.id, "targets": list(play.targets), "info": play.info}
-            record[play.player] = chosen
+            record[play.player] = {
+                "card": play.card.id,
+                "targets": list(play.targets),
+                "info": play.info,
+            }
             # The event gets its own copy: the player's view must not reach the record.
-            self._emit("selected", play.player, None, None, dict(chosen), self._only[play.player])
+            self._emit(
+                "selected",
+                play.player,
+                None,
+                None,
+                {"card": play.card.id, "targets": tuple(play.targets), "info": play.info},
+                self._only[play.player],
+            )
         st.plays = plays
 
     def _ask_agent(
@@ -521,7 +536,7 @@ class Game:
                 "played",
                 play.player,
                 play.card.id,
-                {"card": play.card.id, "targets": list(play.targets)},
+                {"card": play.card.id, "targets": tuple(play.targets)},
                 {"info": play.info},
                 self._only[play.player],
             )
@@ -530,7 +545,7 @@ class Game:
                 "played",
                 play.player,
                 play.card.id,
-                {"card": play.card.id, "targets": list(play.targets), "info": play.info},
+                {"card": play.card.id, "targets": tuple(play.targets), "info": play.info},
             )
         acting_as = play.acting_as
         if acting_as.main is not None:  # blamed on the card whose code runs, if replaced
@@ -598,7 +613,7 @@ class Game:
             (st.in_play if play.kept else st.discard).append(play.card)
         if st.plays:
             self._emit(
-                "cleared", None, None, {"cards": [p.card.id for p in st.plays if not p.kept]}
+                "cleared", None, None, {"cards": tuple([p.card.id for p in st.plays if not p.kept])}
             )
         st.plays = []
 
@@ -628,7 +643,7 @@ class Game:
             "game_over",
             None,
             None,
-            {"result": result.kind, "winners": list(result.winners), "seed": self.seed},
+            {"result": result.kind, "winners": tuple(result.winners), "seed": self.seed},
         )
         self._hook("spoiler_game_end", game=self, result=result)
 
@@ -919,7 +934,7 @@ class Game:
             return False
         play.targets = (targets,) if isinstance(targets, int) else tuple(targets)
         self._emit(
-            "redirected", play.player, cause, {"card": play.card.id, "targets": list(play.targets)}
+            "redirected", play.player, cause, {"card": play.card.id, "targets": tuple(play.targets)}
         )
         return True
 
@@ -944,7 +959,7 @@ class Game:
         player = _seat_of(cause)
         if player is None:  # a rule's effect copies on behalf of the play's own player
             player = play.player
-        self._emit("copied", player, cause, {"card": card.id, "targets": list(play.targets)})
+        self._emit("copied", player, cause, {"card": card.id, "targets": tuple(play.targets)})
         if card.main is not None:
             twin = Play(self, player, card, play.targets, play.info)
             twin.resolved = True
@@ -972,7 +987,12 @@ class Game:
         cards = tuple(st.players[hand_of].hand)
         st.players[to].known[hand_of] = (st.round, cards)
         self._emit(
-            "shown", hand_of, cause, {"to": to}, {"cards": [c.id for c in cards]}, self._only[to]
+            "shown",
+            hand_of,
+            cause,
+            {"to": to},
+            {"cards": tuple([c.id for c in cards])},
+            self._only[to],
         )
         return cards
 

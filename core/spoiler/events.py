@@ -3,13 +3,40 @@
 An event has a public part (``data``) everyone sees, and optionally a ``secret`` part
 that only the seats in ``secret_to`` see (the card a player drew, a hand shown to one
 player). ``seen_by(seat)`` is the event as that seat knows it.
+
+Events are read-only: agents and screens are handed the very events of the log, so neither
+an event nor its ``data`` and ``secret`` (read-only mappings of tuples, numbers and strings)
+can be changed once recorded.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, NoReturn
 
-class Event:
+
+def _read_only(value: Mapping | None) -> Mapping | None:
+    if value is None or value.__class__ is MappingProxyType:
+        return value
+    return MappingProxyType(dict(value))
+
+
+class _Slots:
     __slots__ = ("round", "kind", "seat", "cause", "data", "secret", "secret_to")
+    round: int
+    kind: str
+    #: The seat the event is about (who lost, who drew ...), if any.
+    seat: int | None
+    #: The card id (or "set:rule") that caused it, if any.
+    cause: str | None
+    data: Mapping[str, Any]
+    secret: Mapping[str, Any] | None
+    secret_to: frozenset[int]
+
+
+class Event(_Slots):
+    __slots__ = ()
 
     def __init__(
         self,
@@ -17,47 +44,65 @@ class Event:
         kind: str,
         seat: int | None = None,
         cause: str | None = None,
-        data: dict | None = None,
-        secret: dict | None = None,
+        data: Mapping | None = None,
+        secret: Mapping | None = None,
         secret_to: frozenset[int] = frozenset(),
     ):
-        self.round = round
-        self.kind = kind
-        #: The seat the event is about (who lost, who drew ...), if any.
-        self.seat = seat
-        #: The card id (or "set:rule") that caused it, if any.
-        self.cause = cause
-        self.data = data or {}
-        self.secret = secret
-        self.secret_to = secret_to
+        fill = object.__setattr__
+        fill(self, "round", round)
+        fill(self, "kind", kind)
+        fill(self, "seat", seat)
+        fill(self, "cause", cause)
+        fill(self, "data", _read_only(data or {}))
+        fill(self, "secret", _read_only(secret))
+        fill(self, "secret_to", frozenset(secret_to))
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"an event is read-only (tried to set {name!r})")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"an event is read-only (tried to delete {name!r})")
 
     def seen_by(self, seat: int | None) -> Event:
         """This event as ``seat`` sees it (None: the public view)."""
         if self.secret is None or seat in self.secret_to:
             return self
-        return Event(self.round, self.kind, self.seat, self.cause, self.data, None, frozenset())
+        return make_event(self.round, self.kind, self.seat, self.cause, self.data)
 
     def as_dict(self) -> dict:
-        """A plain, comparable form (used by tests, records and replays)."""
-        out = {"round": self.round, "kind": self.kind}
+        """A plain, comparable form (used by tests, records and replays): tuples as lists."""
+        out: dict[str, Any] = {"round": self.round, "kind": self.kind}
         if self.seat is not None:
             out["seat"] = self.seat
         if self.cause is not None:
             out["cause"] = self.cause
-        out.update(self.data)
+        out.update(_plain(self.data))
         if self.secret is not None:
-            out["secret"] = dict(self.secret)
+            out["secret"] = _plain(self.secret)
             out["secret_to"] = sorted(self.secret_to)
         return out
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Event) and self.as_dict() == other.as_dict()
 
+    __hash__ = None  # type: ignore[assignment]
+
     def __repr__(self) -> str:
         return f"Event({self.as_dict()!r})"
 
 
+def _plain(data: Mapping) -> dict:
+    return {k: list(v) if v.__class__ is tuple else v for k, v in data.items()}
+
+
+class _Draft(_Slots):
+    """An event being filled in by ``make_event`` (the same slots, still writable)."""
+
+    __slots__ = ()
+
+
 _new = object.__new__
+_proxy = MappingProxyType
 
 
 def make_event(
@@ -65,19 +110,24 @@ def make_event(
     kind: str,
     seat: int | None,
     cause: str | None,
-    data: dict,
-    secret: dict | None = None,
+    data: Mapping,
+    secret: Mapping | None = None,
     secret_to: frozenset[int] = frozenset(),
 ) -> Event:
     """``Event(round, kind, seat, cause, data, secret, secret_to)`` for the engine, which
-    records about 25 a round: calling the class runs ``__init__`` through ``type.__call__``,
-    which costs twice as much as filling the slots here. ``data`` must be a dict."""
-    event = _new(Event)
+    records about 25 a round. The engine hands over fresh dicts whose values are tuples,
+    numbers or strings, and never touches them again, so they are wrapped, not copied.
+
+    Why a draft: a read-only event can only be filled through ``object.__setattr__``, which
+    costs seven times as much as filling the slots of a writable twin and then making it an
+    ``Event`` (the same slots, so Python allows the ``__class__`` change)."""
+    event = _new(_Draft)
     event.round = round
     event.kind = kind
     event.seat = seat
     event.cause = cause
-    event.data = data
-    event.secret = secret
+    event.data = data if data.__class__ is _proxy else _proxy(data)
+    event.secret = secret if secret is None or secret.__class__ is _proxy else _proxy(secret)
     event.secret_to = secret_to
-    return event
+    event.__class__ = Event  # type: ignore[assignment]
+    return event  # type: ignore[return-value]

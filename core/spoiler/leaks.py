@@ -33,11 +33,12 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def hidden_facts(game, seat: int | None) -> list[tuple[str, str]]:
-    """(what, how a screen would show it) for every fact hidden from ``seat`` now."""
+def hidden_facts(game, seat: int | None) -> list[tuple[str, object]]:
+    """(what, how a screen would show it) for every fact hidden from ``seat`` now: a text,
+    a list of card names (in that order, however joined) or a regular expression."""
     st = game.state
     names = [p.name for p in st.players]
-    facts = []
+    facts: list[tuple[str, object]] = []
     for event in st.log:
         if event.secret is not None and seat not in event.secret_to:
             sentence = narrate(event, names, game.cards_by_id, seat)
@@ -72,8 +73,8 @@ def leaks(text: str, game, seat: int | None) -> list[str]:
             hit = re.search(pattern, flat)
             if hit:
                 found.append(f"{what}: {hit.group(0)}")
-        elif _flat(shows) in flat:
-            found.append(f"{what}: {_flat(shows)}")
+        elif _flat(str(shows)) in flat:
+            found.append(f"{what}: {_flat(str(shows))}")
     return found
 
 

@@ -67,7 +67,7 @@ def test_hand_mirror_turns_the_next_card_that_targets_you_back_on_its_player():
     game = mirror_table([["Hand Mirror"], ["Doom"], ["Blank"]])
     events = play_round(game, {0: ("Hand Mirror",), 1: ("Doom", 0), 2: ("Blank",)})
     redirected = [e for e in events if e.kind == "redirected"]
-    assert [(e.cause, e.data["targets"]) for e in redirected] == [("mirror:hand-mirror", [1])]
+    assert [(e.cause, e.data["targets"]) for e in redirected] == [("mirror:hand-mirror", (1,))]
     assert game.status(1) is Status.LOST and game.status(0) is Status.IN_PLAY
     assert game.counter(0, HAND_MIRROR) == 0
 
