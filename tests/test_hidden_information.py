@@ -9,15 +9,27 @@ true state at that moment.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 import pytest
 
+from spoiler import plugins
 from spoiler.agents import RandomAgent
-from spoiler.cards import Card
+from spoiler.cards import Card, CardSet, Target
 from spoiler.engine import Game, Seat
+from spoiler.plugins import AgentKind
+from spoiler.seeds import bot_seed, new_seed
 from spoiler.state import Status
 from spoiler.testing import agent, play_round, table
 from spoiler.views import PlayerInfo, PlayerView
+
+
+@pytest.fixture(scope="module")
+def installed():
+    """Every installed plugin: the base set, the bots and the expansions."""
+    registry = plugins.load(environ={})
+    return registry, list(registry.sets.values())
+
 
 #: Every field of a PlayerView. A new field fails this test until it is checked below.
 VIEW_FIELDS = {
@@ -214,3 +226,209 @@ def test_a_spectator_sees_public_facts_only(toy):
     game.play()
     assert all(e.secret is None for e in game.events_seen_by(None))
     assert any(e.secret is not None for e in game.state.log)
+
+
+# ==============================================================================================
+# The seed: secret while the game runs; bots get seeds derived one way
+# ==============================================================================================
+def _ints(value):
+    """Every int inside an event's public or secret part."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield value
+    elif isinstance(value, Mapping):
+        for v in value.values():
+            yield from _ints(v)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _ints(v)
+
+
+def test_the_seed_is_in_no_event_until_the_game_is_over(toy):
+    """The seed decides every hand, so it is a secret while the game runs: `game_started`
+    does not tell it, no event before the end holds it, and `game_over` tells it."""
+    seed = 0x9E3779B97F4A7C15
+    game = Game([toy], [Seat(f"P{s}", RandomAgent(s, s)) for s in range(3)], seed, max_rounds=20)
+    game.play()
+    *running, over = game.state.log
+    assert over.kind == "game_over" and over.data["seed"] == seed
+    assert "seed" not in running[0].data and running[0].kind == "game_started"
+    for event in running:
+        assert seed not in _ints(event.data) and seed not in _ints(event.secret or {})
+
+
+def test_a_seed_drawn_at_random_has_64_bits():
+    """A random seed cannot be searched for: 64 bits, from the system's randomness."""
+    seeds = [new_seed() for _ in range(64)]
+    assert all(0 <= s < 2**64 for s in seeds)
+    assert max(s.bit_length() for s in seeds) > 60
+    assert len(set(seeds)) == 64
+
+
+def test_bot_factories_get_a_seed_derived_one_way_the_same_every_time():
+    """A bot's factory never gets the game's seed: it gets a keyed hash of it, the seat and
+    the bot kind, the same on every call (so records replay), different for every seat."""
+    registry = plugins.load()
+    handed = []
+    registry.agents["probe"] = AgentKind(
+        "probe", lambda seat, seed: handed.append((seat, seed)) or RandomAgent(seed, seat), "", "t"
+    )
+    game_seed = 777
+    for seat in range(4):
+        registry.agent("probe", seat, game_seed)
+    registry.agent("probe", 0, game_seed)
+    seeds = [seed for _, seed in handed]
+    assert game_seed not in seeds
+    assert seeds[:4] == [bot_seed(game_seed, seat, "probe") for seat in range(4)]
+    assert seeds[4] == seeds[0] and len(set(seeds[:4])) == 4
+    assert bot_seed(game_seed, 0, "probe") != bot_seed(game_seed, 0, "greedy")
+    assert bot_seed(game_seed, 0, "probe") != bot_seed(game_seed + 1, 0, "probe")
+
+
+# ==============================================================================================
+# Views hand out copies or read-only things
+# ==============================================================================================
+def _try(action) -> bool:
+    """Did ``action`` succeed? (A tampering bot shrugs off every refusal.)"""
+    try:
+        action()
+    except (TypeError, AttributeError, ValueError):
+        return False
+    return True
+
+
+class Tamperer(RandomAgent):
+    """Plays like RandomAgent, and from round 2 on tries to rewrite its round-1 selection and
+    everything else its view holds."""
+
+    def __init__(self, seed: int, seat: int):
+        super().__init__(seed, seat)
+        self.changed = 0
+
+    def select(self, view):
+        if view.round >= 2:
+            for event in view.events:
+                if event.kind == "selected" and event.secret is not None:
+                    secret, data = event.secret, event.data
+                    self.changed += _try(lambda: secret.__setitem__("card", "toy:crown"))  # noqa: B023
+                    self.changed += _try(lambda: data.__setitem__("card", "toy:crown"))  # noqa: B023
+                    self.changed += _try(lambda: setattr(event, "secret", {"card": "toy:crown"}))  # noqa: B023
+            self.changed += _try(view._public_log.clear)
+            self.changed += _try(lambda: view._secrets.__setitem__(0, None))
+            self.changed += _try(lambda: view.me.counters.__setitem__("stolen", 1))
+            self.changed += _try(view._secrets.clear)
+        return super().select(view)
+
+
+def test_a_bot_that_rewrites_its_recorded_selection_changes_nothing(toy):
+    """Its own `selected` event is not the record's decision, and no event can be changed:
+    the game, its decisions and its log are those of a bot that kept its hands off."""
+    games = []
+    for kind in (RandomAgent, Tamperer):
+        seats = [Seat(f"P{s}", kind(s, s)) for s in range(3)]
+        game = Game([toy], seats, 2024, max_rounds=12)
+        game.play()
+        games.append(game)
+    honest, tampered = games
+    assert all(seat.agent.changed == 0 for seat in tampered.seats)
+    assert tampered.decisions == honest.decisions
+    assert [e.as_dict() for e in tampered.state.log] == [e.as_dict() for e in honest.state.log]
+
+
+def test_emptying_the_legal_targets_of_a_view_breaks_no_later_game(toy):
+    """The legal-target tables are shared by every game in the process, so a view hands them
+    out read-only: a bot that tries to empty them cannot make a card unplayable later."""
+    game = table([toy], [["Doom", "Blank"], ["Blank"], ["Blank"]], deck=["Blank"] * 6)
+    view = game.view(0)
+    doom = view.hand[0]
+    changed = 0
+    for seats in view.legal_targets(doom):
+        changed += _try(lambda: seats.clear())  # noqa: B023
+        changed += _try(lambda: seats.__delitem__(0))  # noqa: B023
+    for kind in list(view._legal):
+        changed += _try(lambda: view._legal.__setitem__(kind, ()))  # noqa: B023
+    assert changed == 0
+    later = table([toy], [["Doom"], ["Blank"], ["Blank"]], deck=["Blank"] * 6)
+    assert later.view(0).legal_targets(later.hand(0)[0]) == ((1, 2),)
+    assert [c.name for c in later.playable(0)] == ["Doom"]
+
+
+def test_a_target_kind_sees_only_the_public_row_of_a_player():
+    """`allows(me, candidate)` is handed the candidate's public row, never their hand."""
+    seen = []
+    kind = Target("a watched player", lambda me, p: seen.append(p) or p.seat != me)
+    watch = CardSet("watch", "1.0.0")
+    watch.add(Card("watch:eye", "Eye", "Choose a watched player.", 12, (kind,)))
+    game = Game([watch], [Seat(n, RandomAgent(0, s)) for s, n in enumerate("ABC")], 5)
+    game.play_round()
+    assert seen and all(type(p) is PlayerInfo for p in seen)
+    assert not any(hasattr(p, "hand") for p in seen)
+
+
+# ==============================================================================================
+# Secret information chosen with a card (Ask(secret=True)): Standoff
+# ==============================================================================================
+def test_standoff_the_target_names_a_number_without_seeing_yours():
+    """Standoff: "They name a number from 1 to 3 without seeing yours." Until Standoff has
+    resolved, the number is in no event the target (or anyone else) can see; then a public
+    `revealed` event tells it."""
+    from spoiler_base.cards import base
+
+    game = table(
+        [base],
+        [["Standoff"], ["Supply", "Supply"], ["Supply"]],
+        deck=["Supply"] * 8,
+        priority=[0, 1, 2],
+    )
+    events = play_round(game, {0: ("Standoff", 1, 2), 1: "Supply", 2: "Supply"}, {1: ["3"]})
+    [asked] = [v for v in agent(game, 1).views if v.round == 1][1:]  # the view it answered
+    standoff = [e for e in asked.events if e.kind == "played" and e.seat == 0]
+    assert standoff, "the target is asked while Standoff resolves"
+    for event in asked.events:
+        assert event.kind != "revealed"
+        if event.seat == 0 and event.kind in ("played", "selected"):
+            assert "info" not in event.data and event.secret is None
+    [played] = [e for e in events if e.kind == "played" and e.seat == 0]
+    assert "info" not in played.data and played.secret == {"info": 2}
+    assert played.secret_to == frozenset({0})
+    [revealed] = [e for e in events if e.kind == "revealed"]
+    assert revealed.secret is None and revealed.data == {"card": "base:standoff", "info": 2}
+    assert events.index(revealed) > events.index(played)
+
+
+class Asked:
+    """Plays like RandomAgent; when a card asks it a question while that card resolves, it
+    notes whether its view already told it the information chosen with that card."""
+
+    def __init__(self, seed: int, seat: int, told: list):
+        self.inner = RandomAgent(seed, seat)
+        self.seat, self.told = seat, told
+
+    def select(self, view):
+        return self.inner.select(view)
+
+    def answer(self, view, question):
+        plays = [e for e in view.events if e.round == view.round and e.kind == "played"]
+        if plays and plays[-1].cause == question.cause and plays[-1].seat != self.seat:
+            secret = plays[-1].secret or {}
+            self.told.append(
+                plays[-1].data.get("info") is not None or secret.get("info") is not None
+            )
+        return self.inner.answer(view, question)
+
+
+def test_no_card_shows_its_information_to_a_player_it_asks_before_it_resolves(installed):
+    """Checked for every installed card, base set and expansions: a player whom a card asks
+    something while it resolves answers without having seen the information chosen with it
+    (Standoff's number), unless that card asks for none."""
+    registry, sets = installed
+    told: list = []
+    cards = {c.id: c for s in sets for c in s.cards}
+    hooks = registry.game_hooks([s.name for s in sets])
+    for seed in range(150):
+        seats = [Seat(f"P{s}", Asked(seed, s, told)) for s in range(2 + seed % 4)]
+        Game(sets, seats, seed, max_rounds=25, hooks=hooks).play()
+    assert told, "no card asked anyone anything while resolving"
+    assert not any(told)
+    assert any(c.ask is not None and c.ask.secret for c in cards.values())
