@@ -9,14 +9,23 @@ true state at that moment.
 from __future__ import annotations
 
 import dataclasses
+import enum
+import io
+import random
+import types
 from collections.abc import Mapping
 
 import pytest
+from rich.console import Console
 
 from spoiler import plugins
 from spoiler.agents import RandomAgent
 from spoiler.cards import Card, CardSet, Target
+from spoiler.cli.human import HumanAgent
+from spoiler.cli.play import new_game, run_game, seat_players
+from spoiler.cli.screen import Screen
 from spoiler.engine import Game, Seat
+from spoiler.leaks import assert_keeps_secrets
 from spoiler.plugins import AgentKind
 from spoiler.seeds import bot_seed, new_seed
 from spoiler.state import Status
@@ -432,3 +441,257 @@ def test_no_card_shows_its_information_to_a_player_it_asks_before_it_resolves(in
     assert told, "no card asked anyone anything while resolving"
     assert not any(told)
     assert any(c.ask is not None and c.ask.secret for c in cards.values())
+
+
+# ==============================================================================================
+# A cheating bot learns nothing hidden
+# ==============================================================================================
+_OPAQUE = (
+    type,
+    types.ModuleType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    types.CodeType,
+    str,
+    bytes,
+    float,
+    complex,
+    bool,
+    type(None),
+)
+
+
+def reachable(root, limit: int = 200_000) -> list:
+    """Everything reachable from ``root`` through attributes and containers: what a bot can
+    read in its view without digging through the interpreter (code, classes and modules are
+    not followed: they hold the program, not the game)."""
+    seen, found, todo = set(), [], [root]
+    while todo and len(found) < limit:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, (*_OPAQUE, enum.Enum)):
+            continue
+        seen.add(id(obj))
+        found.append(obj)
+        if isinstance(obj, int):
+            continue
+        if isinstance(obj, Mapping):
+            todo.extend(obj.keys())
+            todo.extend(obj.values())
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            todo.extend(obj)
+        for klass in type(obj).__mro__:
+            for name in getattr(klass, "__slots__", ()):
+                if hasattr(obj, name):
+                    todo.append(getattr(obj, name))
+        todo.extend(getattr(obj, "__dict__", {}).values())
+    return found
+
+
+def deal(cards, players: int, seed: int) -> tuple[list[int], list[list[str]], list[str]]:
+    """The priorities, hands and deck the engine would deal from ``seed`` (how a bot that
+    knew the seed would read every hand)."""
+    rng = random.Random(seed)
+    priority = list(range(players))
+    rng.shuffle(priority)
+    deck = [card.id for card in cards for _ in range(card.copies)]
+    rng.shuffle(deck)
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for seat in priority:
+        for _ in range(3):
+            hands[seat].append(deck.pop())
+    return priority, hands, deck
+
+
+class Cheater:
+    """Reads everything its factory and its view give it (the search window too), collects
+    every number it finds, and tries each as the game's seed: a seed that deals it its own
+    hand and the table's priorities is the game's. It then predicts the other hands and the
+    deck, cracked or not."""
+
+    searches = True
+
+    def __init__(self, seat: int, seed: int, cards):
+        self.seat, self.seed, self.cards = seat, seed, cards
+        self.inner = RandomAgent(seed, seat)
+        self.cracked = False
+        self.hands: list[list[str]] | None = None
+        self.deck: list[str] = []
+        self.objects: list = []
+        self.numbers: set[int] = set()
+
+    def select(self, view):
+        if view.round == 1:
+            self.objects = reachable(view)
+            self.numbers = {o for o in self.objects if type(o) is int} | {self.seed}
+            mine = sorted(card.id for card in view.hand)
+            order = [p.seat for p in sorted(view.players, key=lambda p: p.priority)]
+            n = len(view.players)
+            guess = deal(self.cards, n, self.seed)
+            for number in sorted(self.numbers):
+                priority, hands, deck = deal(self.cards, n, number)
+                if sorted(hands[self.seat]) == mine and priority == order:
+                    self.cracked, guess = True, (priority, hands, deck)
+                    break
+            _, self.hands, self.deck = guess
+        return self.inner.select(view)
+
+    def answer(self, view, question):
+        return self.inner.answer(view, question)
+
+
+def test_a_bot_that_reads_everything_it_is_given_learns_nothing_hidden(installed):
+    """Done when: "A bot that reads everything its view and its factory give it learns
+    nothing hidden." Over 200 games the cheater never finds the seed, never reaches the game,
+    its state, a hand or the game's RNG, and predicts the others' round-1 hands and the deck
+    no better than chance (with the seed, it would get every one right)."""
+    registry, sets = installed
+    base = [s for s in sets if s.name == "base"]
+    cards = [c for s in base for c in s.cards]
+    registry.agents["cheater"] = AgentKind(
+        "cheater", lambda seat, seed: Cheater(seat, seed, cards), "reads everything", "test"
+    )
+    hooks = registry.game_hooks(["base"])
+    hands_right = hands_tried = tops_right = 0
+    for i in range(200):
+        game_seed = random.Random(i).getrandbits(64)
+        players = 2 + i % 4
+        seats = [Seat("Cheat", registry.agent("cheater", 0, game_seed), "cheater")]
+        seats += [Seat(f"P{s}", registry.agent("greedy", s, game_seed)) for s in range(1, players)]
+        game = Game(base, seats, game_seed, max_rounds=1, hooks=hooks)
+        game.start()
+        truth_hands = [sorted(c.id for c in game.hand(s)) for s in range(players)]
+        truth_deck = [c.id for c in game.state.deck]
+        forbidden = {id(game), id(game.state), id(game.state.rng), id(game.state.deck)}
+        forbidden |= {id(p) for p in game.state.players} | {id(p.hand) for p in game.state.players}
+        game.play_round()
+        cheater = seats[0].agent
+        assert not cheater.cracked, f"game {i}: the cheater found the seed"
+        assert game_seed not in cheater.numbers
+        assert not [o for o in cheater.objects if id(o) in forbidden], f"game {i}: game state"
+        rng_state = random.Random(game_seed).getstate()
+        assert not any(
+            isinstance(o, random.Random) and o.getstate() == rng_state for o in cheater.objects
+        )
+        for seat in range(1, players):
+            hands_tried += 1
+            hands_right += sorted(cheater.hands[seat]) == truth_hands[seat]
+        tops_right += cheater.deck[-1:] == truth_deck[-1:]
+    # Chance: about 1 in 200 for a whole hand, about 1 in 16 for the top card of the deck.
+    assert hands_right <= hands_tried * 0.03, (hands_right, hands_tried)
+    assert tops_right <= 200 * 0.15, tops_right
+
+
+# ==============================================================================================
+# No screen shows what its player may not know
+# ==============================================================================================
+class Typist:
+    """A player's keyboard: answers every prompt with a random number from 1 to 8 (a refused
+    answer is asked again, as it would be of a person)."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def readline(self) -> str:
+        return f"{self.rng.randint(1, 8)}\n"
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _screen(seed: int, reader) -> tuple[Screen, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, force_terminal=False)
+    return Screen(console, reader, stdin=Typist(seed)), out
+
+
+def _new_game(installed, seed: int, humans: list[str], bots: int, screen) -> Game:
+    registry, _sets = installed
+    seats = seat_players(registry, humans, bots, "greedy", seed, screen)
+    return new_game(registry, seats, None, seed, 12)
+
+
+def test_a_human_against_bots_is_never_shown_what_they_may_not_know(installed):
+    """One human against bots, every installed set, many seeded games: the screen never shows
+    another hand, a selection before it resolves, an answer given in private, a card's secret
+    information before it resolves, the deck's order, or the seed before the game ends."""
+    standoffs = 0
+    for i in range(20):
+        seed = random.Random(f"solo {i}").getrandbits(64)
+        screen, out = _screen(seed, 0)
+        game = _new_game(installed, seed, ["Ann"], 1 + i % 3, screen)
+        run_game(game, screen, lambda game: assert_keeps_secrets(out.getvalue(), game, 0))  # noqa: B023
+        assert_keeps_secrets(out.getvalue(), game, 0)
+        assert game.over and f"Seed: {seed} " in out.getvalue()
+        standoffs += out.getvalue().count("Standoff asks you")
+    assert standoffs, "Ann was never asked to answer a Standoff"
+
+
+#: How a screen that is not a terminal shows that it was cleared.
+CLEARED = "(screen cleared) " + "~" * 20
+
+
+class Watched:
+    """A human at a shared keyboard, noting which stretch of the screen was theirs alone."""
+
+    def __init__(self, human: HumanAgent, out: io.StringIO, spans: list):
+        self.human, self.out, self.spans = human, out, spans
+
+    def _turn(self, act, view, *args):
+        start = len(self.out.getvalue())
+        handing_over = self.human._handing_over(view)
+        result = act(view, *args)
+        text = self.out.getvalue()
+        if handing_over:
+            # Theirs from the moment the others looked away, until the screen (and its
+            # scrollback) is cleared; not cleared, it is there for the next player to see.
+            start = text.index("only you can see the screen.", start)
+            if not text.rstrip().endswith(CLEARED):
+                return result
+        self.spans.append((start, len(text), view.seat))
+        return result
+
+    def select(self, view):
+        return self._turn(self.human.select, view)
+
+    def answer(self, view, question):
+        return self._turn(self.human.answer, view, question)
+
+
+def seen_at_a_shared_keyboard(text: str, spans: list, seat: int) -> str:
+    """What ``seat`` saw of a hot seat's screen: all but the others' own stretches."""
+    shown, at = [], 0
+    for start, end, owner in sorted(spans):
+        if start >= at:
+            shown.append(text[at:start])
+            at = start
+        if owner == seat:
+            shown.append(text[at:end])
+        at = max(at, end)
+    shown.append(text[at:])
+    return "".join(shown)
+
+
+def test_players_at_one_keyboard_are_never_shown_what_they_may_not_know(installed):
+    """Three humans and a bot at one keyboard: what each player sees (the shared screen, and
+    their own turns once the others look away) never shows another hand, another player's
+    selection or private answer, a card's secret information before it resolves, the deck's
+    order, or the seed before the game ends."""
+    humans = ["Ann", "Ben", "Cy"]
+    for i in range(8):
+        seed = random.Random(f"hot seat {i}").getrandbits(64)
+        screen, out = _screen(seed, None)
+        game = _new_game(installed, seed, humans, 1, screen)
+        spans: list = []
+        for seat in game.seats[:3]:
+            seat.agent = Watched(seat.agent, out, spans)
+
+        def check(game, out=out, spans=spans):
+            for seat in range(3):
+                assert_keeps_secrets(
+                    seen_at_a_shared_keyboard(out.getvalue(), spans, seat), game, seat
+                )
+
+        run_game(game, screen, check)
+        check(game)
+        assert spans and "look away" in out.getvalue()
