@@ -270,8 +270,9 @@ def test_the_seed_is_in_no_event_until_the_game_is_over(toy):
 def test_a_seed_drawn_at_random_has_64_bits():
     """A random seed cannot be searched for: 64 bits, from the system's randomness."""
     seeds = [new_seed() for _ in range(64)]
-    assert all(0 <= s < 2**64 for s in seeds)
+    assert all(-(2**63) <= s < 2**63 for s in seeds)  # what a record (TOML) can hold
     assert max(s.bit_length() for s in seeds) > 60
+    assert any(s < 0 for s in seeds) and any(s > 0 for s in seeds)  # the 64th bit is the sign
     assert len(set(seeds)) == 64
 
 
