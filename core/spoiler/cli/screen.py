@@ -48,7 +48,6 @@ class QuitGame(EOFError):
     passes through the engine and card effects the same way), with the offer to save it."""
 
 
-
 def _clear_scrollback() -> Control:
     """ED 3 ("erase saved lines"): xterm's code for clearing the scrollback, which rich lacks.
     Terminals that do not know it ignore it."""
