@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from spoiler import hookimpl, plugins, testing
 from spoiler.cards import ANOTHER_PLAYER, CardSet, Ongoing
 from spoiler.cli import app
+from spoiler.cli import sets as sets_cli
 from spoiler.engine import CardError
 from spoiler.state import Status
 from spoiler.testing import play_round, table
@@ -113,6 +114,8 @@ def builtin_entry_points() -> list:
 def installed(monkeypatch):
     """Make the CLI see the built-ins plus the given fake entry points."""
     original = plugins.load
+    # Fake plugins live in this process: `sets validate` must not look for them in a child.
+    monkeypatch.setattr(sets_cli, "ISOLATE", False)
 
     def install(*entry_points):
         def load(environ=None, entry_points_=None):

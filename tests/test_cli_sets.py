@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from spoiler import hookimpl, plugins, testing, validation
 from spoiler.cards import ANOTHER_PLAYER, CardSet, NameANumber
 from spoiler.cli import app
+from spoiler.cli import sets as sets_cli
 
 FakeEntryPoint = partial(testing.FakeEntryPoint, version="2.0.0")
 
@@ -44,6 +45,8 @@ def pebbles(name: str = "pebbles") -> CardSet:
 def installed(monkeypatch):
     """The CLI sees the built-ins plus these fake plugins; SPOILER_PLUGINS still applies."""
     original = plugins.load
+    # Fake plugins live in this process: `sets validate` must not look for them in a child.
+    monkeypatch.setattr(sets_cli, "ISOLATE", False)
     builtins = [
         ep
         for ep in metadata.entry_points(group=plugins.GROUP)

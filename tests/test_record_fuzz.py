@@ -25,7 +25,7 @@ from spoiler.cli import app, common
 sys.path.insert(0, str(Path(__file__).parent))
 from record_mutations import HOSTILE, mutate, real_records
 
-CORRUPTED = 300
+CORRUPTED = 200
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +84,7 @@ def test_corrupted_records_are_read_or_refused_in_one_line_and_never_changed(
             assert path.read_bytes() == data
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=2000) | st.sampled_from(HOSTILE))
 def test_any_bytes_are_read_or_refused(tmp_path_factory, data):
     path = tmp_path_factory.mktemp("bytes") / "game.toml"
@@ -113,7 +113,7 @@ def _no_none(value):
     return value
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(FIELDS, TOML_VALUES, max_size=9), st.sampled_from(['"edited"', None]))
 def test_any_toml_document_is_read_or_refused(tmp_path_factory, fields, checksum):
     """Well-formed TOML of any shape, with the checks behind the checksum reached too."""

@@ -208,15 +208,21 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
-def load(environ=None, entry_points=None) -> Registry:
+def load(environ=None, entry_points=None, *, before_import=None, known_broken=None) -> Registry:
     """Build the plugin manager and load every plugin (call it when plugins are needed,
     never at import). ``entry_points`` defaults to the installed ``spoiler`` group.
 
     Output a plugin prints while it loads goes to stderr, never to stdout (where a command's
     ``--json`` goes). ``SystemExit`` and ``KeyboardInterrupt`` raised by a plugin are its
     failure, like any exception; only the user's Ctrl-C (``spoiler.interrupts.Stop``) stops
-    the loading."""
+    the loading.
+
+    ``before_import(info)`` is called before each plugin is imported, and ``known_broken``
+    (plugin key -> reason) names plugins not to import at all: ``spoiler sets validate``
+    uses both to survive plugins that kill or hang the process that imports them
+    (``spoiler.isolation``)."""
     environ = os.environ if environ is None else environ
+    known_broken = known_broken or {}
     if entry_points is None:
         entry_points = metadata.entry_points(group=GROUP)
     pm = pluggy.PluginManager(GROUP)
@@ -230,6 +236,11 @@ def load(environ=None, entry_points=None) -> Registry:
             registry.plugins[info.key] = info
             if info.status != "ok":
                 continue
+            if info.key in known_broken:
+                info.status, info.error = "broken", known_broken[info.key]
+                continue
+            if before_import is not None:
+                before_import(info)
             try:
                 plugin = ep.load()
             except PLUGIN_FAILURES as exc:  # a plugin may even call sys.exit on import

@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from spoiler.cards import Ask, Card, CardSet, Target
 
 BASE = "base"
-#: A round of a validation game that takes longer than this is reported as stuck.
-ROUND_SECONDS = 10.0
+#: A round of a validation game that takes longer than this is reported as stuck (and the
+#: set's remaining games are not played: each would be stuck as long).
+ROUND_SECONDS = 2.0
 PHRASES = (("at_beginning", "At Beginning of Round"), ("at_end", "At End of Round"))
 
 
@@ -83,7 +84,7 @@ class SetReport:
 def check_registry(registry) -> list[Problem]:
     """Broken plugins, and card ids or names shared by two usable sets."""
     problems = [
-        Problem(p.name, None, "broken", f"plugin is broken: {p.error}") for p in registry.broken()
+        Problem(p.key, None, "broken", f"plugin is broken: {p.error}") for p in registry.broken()
     ]
     # Each set sharing an id or a name gets the problem, so validating either one finds it.
     by_id: dict[str, list] = {}
@@ -253,7 +254,7 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
         except GameError as exc:
             found(Problem(set_name, None, "crashed", f"cannot start a game: {exc}", seed))
             break
-        stopped = False
+        stopped = stuck = False
         for _ in range(game.max_rounds):
             start = len(game.state.log)
             try:
@@ -268,11 +269,11 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
                         _selected(game),
                         "stuck",
                         f"round {game.round} ran for over {ROUND_SECONDS:g} s "
-                        "(an effect that never returns?)",
+                        "(an effect that never returns?); the set's other games were not played",
                         seed,
                     )
                 )
-                stopped = True
+                stopped = stuck = True
                 break
             except AssertionError as exc:
                 found(
@@ -348,6 +349,8 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
         report.games += 1
         if progress is not None:
             progress(set_name)
+        if stuck:  # every game that plays the card would be stuck as long
+            break
     if report.games:
         report.unplayed = [c.name for c in card_set.cards if c.id not in played]
     return report
@@ -422,3 +425,45 @@ def validate(
         report.problems[:0] = static
         reports.append(report)
     return reports, general
+
+
+def validate_named(
+    registry, names: list[str] | None, games: int, first_seed: int, progress=None
+) -> tuple[list[SetReport], list[Problem]]:
+    """What ``spoiler sets validate [NAMES]`` checks: the named sets (every usable set when
+    none is named, the base set first), and the problems of the installation that concern
+    them (every one when none is named). A name that is no set at all raises
+    ``spoiler.plugins.UnknownName``; a named set that is disabled or broken is a problem."""
+    from spoiler.plugins import UnknownName
+
+    if names:
+        known = {info.name: info for info in registry.set_infos}
+        missing = [n for n in names if n not in known]
+        if missing:
+            raise UnknownName(
+                f"no set named {missing[0]!r} (installed: {', '.join(sorted(known)) or 'none'})"
+            )
+    chosen = chosen_sets(registry, names)
+    reports, general = validate(registry, chosen, games, first_seed, progress)
+    return reports, concerning(registry, names, general)
+
+
+def concerning(registry, names: list[str] | None, general: list[Problem]) -> list[Problem]:
+    """The installation's problems that concern the named sets (all, when none is named),
+    and a problem for each named set that is disabled."""
+    if not names:
+        return general
+    general = [p for p in general if p.set in names]
+    general += [
+        Problem(i.name, None, i.status, f"set is {i.status}: {i.error}")
+        for i in registry.set_infos
+        if i.name in names and i.status == "disabled"
+    ]
+    return general
+
+
+def chosen_sets(registry, names: list[str] | None) -> list[str]:
+    """The sets ``validate_named`` plays games of, in order."""
+    if names:
+        return [n for n in dict.fromkeys(names) if n in registry.sets]
+    return sorted(registry.sets, key=lambda n: (n != BASE, n))

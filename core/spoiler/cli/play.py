@@ -318,7 +318,7 @@ def play(
             )
     for broken in registry.broken():
         common.err_console().print(
-            f"[yellow]Warning:[/] plugin {broken.name!r} is broken "
+            f"[yellow]Warning:[/] plugin {broken.key!r} is broken "
             f"and was not loaded: {escape(broken.error or '')}",
             markup=True,
             highlight=False,

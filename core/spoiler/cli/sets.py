@@ -160,47 +160,10 @@ def validate_sets(
     Every problem names the set, the card and a seed that reproduces it. Exit code 0 when all
     is well, 1 when anything is wrong (a broken plugin included).
     """
-    from spoiler import validation
-
-    registry = load_registry()
-    usable = registry.sets
-    if names:
-        known = {info.name: info for info in registry.set_infos}
-        missing = [n for n in names if n not in known]
-        if missing:
-            fail(f"no set named {missing[0]!r} (installed: {', '.join(sorted(known)) or 'none'})")
-        chosen = [n for n in dict.fromkeys(names) if n in usable]
-    else:
-        chosen = sorted(usable, key=lambda n: (n != validation.BASE, n))
-    total = len(chosen) * games
-
-    if as_json or total == 0:
-        reports, general = validation.validate(registry, chosen, games, seed)
-    else:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-        with Progress(
-            TextColumn("Playing games: {task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            console=err_console(),
-            transient=True,
-        ) as bar:
-            task = bar.add_task(chosen[0], total=total)
-            reports, general = validation.validate(
-                registry,
-                chosen,
-                games,
-                seed,
-                progress=lambda name: bar.update(task, advance=1, description=name),
-            )
-    if names:  # only what was asked about, plus any named set that is not usable
-        general = [p for p in general if p.set in names]
-        general += [
-            validation.Problem(i.name, None, i.status, f"set is {i.status}: {i.error}")
-            for i in registry.set_infos
-            if i.name in names and i.status == "disabled"
-        ]
+    try:
+        reports, general = _validate(names, games, seed, quiet=as_json or games == 0)
+    except LookupError as exc:  # a name that is no set at all
+        fail(str(exc))
     problems = general + [p for r in reports for p in r.problems]
 
     if as_json:
@@ -227,6 +190,55 @@ def validate_sets(
     else:
         _print_validation(reports, problems, games)
     raise typer.Exit(1 if problems else 0)
+
+
+def _validate(names, games: int, seed: int, quiet: bool):
+    """The reports and the installation's problems, with a progress bar on stderr unless
+    ``quiet``. LookupError for a name that is no set."""
+    run = _validate_in_child if ISOLATE else _validate_here
+    if quiet:
+        return run(names, games, seed, None)
+    import contextlib
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with contextlib.ExitStack() as stack:
+        bars: list = []
+
+        def progress(name: str) -> None:
+            if not bars:  # shown from the first game on: a bad name leaves no trace of it
+                bar = Progress(
+                    TextColumn("Playing games: {task.description}"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    console=err_console(),
+                    transient=True,
+                )
+                stack.enter_context(bar)
+                bars.append((bar, bar.add_task(name, total=None)))
+            bar, task = bars[0]
+            bar.update(task, advance=1, description=name)
+
+        return run(names, games, seed, progress)
+
+
+#: Validate in a child process (the default). Tests that install fake plugins in this
+#: process (which a child cannot see) turn it off.
+ISOLATE = True
+
+
+def _validate_in_child(names, games: int, seed: int, progress):
+    """Plugins are loaded and games played in child processes (``spoiler.isolation``): a
+    plugin that exits, hangs or kills its process is reported, never passed."""
+    from spoiler import isolation
+
+    return isolation.validate(names or None, games, seed, progress)
+
+
+def _validate_here(names, games: int, seed: int, progress):
+    from spoiler import validation
+
+    return validation.validate_named(load_registry(), names or None, games, seed, progress)
 
 
 def _print_validation(reports, problems, games: int) -> None:
@@ -270,17 +282,17 @@ def list_plugins(
 
     SPOILER_TRACE_HOOKS=1 prints each hook call to stderr while you play."""
     registry = load_registry()
-    plugins = sorted(registry.plugins.values(), key=lambda p: (not p.builtin, p.name))
+    plugins = sorted(registry.plugins.values(), key=lambda p: (not p.builtin, p.key))
     rows = [
         {
-            "name": p.name,
+            "name": p.key,
             "distribution": p.distribution,
             "version": p.version,
             "builtin": p.builtin,
             "status": p.status,
             "error": p.error,
             "sets": list(p.sets),
-            "bots": sorted(k for k, a in registry.agents.items() if a.plugin == p.name),
+            "bots": sorted(k for k, a in registry.agents.items() if a.plugin == p.key),
             "hooks": list(p.hooks),
         }
         for p in plugins

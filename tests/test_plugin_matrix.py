@@ -1,0 +1,46 @@
+"""The plugin-misbehaviour matrix (issue 13): each misbehaving plugin, installed for real,
+against `sets list --json`, `plugins --json`, `sets validate --json` and `play`. No command
+shows a traceback, none exits 0 without saying what went wrong, `--json` stays JSON.
+
+`sets list`, `plugins` and `play` run as real `spoiler` processes; `sets validate` runs in
+this process (it never imports a plugin itself: its child processes do), with its time
+limits shortened so the hanging and looping cases stay quick.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from spoiler import isolation, validation
+from spoiler.cli import app
+
+sys.path.insert(0, str(Path(__file__).parent))
+from misbehaving import CASES, EXPECT, command_for, environ, install, run, verdict
+
+PAIRS = [(case, command) for case, commands in EXPECT.items() for command in commands]
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("sites")
+    return {case: install(case, root) for case in CASES}
+
+
+@pytest.mark.parametrize("case, command", PAIRS, ids=[f"{c}-{m}" for c, m in PAIRS])
+def test_a_misbehaving_plugin_is_reported_never_a_crash_or_a_silent_pass(
+    sites, monkeypatch, case, command
+):
+    if command == "sets validate":
+        monkeypatch.setattr(isolation, "IMPORT_SECONDS", 2.0)
+        monkeypatch.setattr(validation, "ROUND_SECONDS", 0.5)
+        result = CliRunner().invoke(app, command_for(case, command), env=environ(case, sites[case]))
+        assert isinstance(result.exception, SystemExit | None), result.exception
+        done = subprocess.CompletedProcess([], result.exit_code, result.stdout, result.stderr)
+    else:
+        done = run(case, command, sites[case])
+    assert verdict(case, command, done) is None, verdict(case, command, done)
