@@ -281,20 +281,14 @@ def test_three_players_and_a_bot_play_a_whole_seeded_game_and_its_record_replays
 def test_each_player_sees_only_their_own_seat(host, tmp_path):
     """The hosted hidden-information rule: every sentence the engine would tell a seat about
     a secret it may not see (another's draw, hand, selection, answer) is missing from that
-    seat's screen, while the seat's own secrets are there. All installed sets play."""
+    seat's screen, while the seat's own secrets are there; the host's screen tells no secret
+    at all; and the seed (which gives every hand away) shows nowhere before the game ends.
+    All installed sets play."""
+    seed = "8446744073709551"
     hosted = host(
-        "--seats",
-        "3",
-        "--bots",
-        "1",
-        "--seed",
-        "5",
-        "--max-rounds",
-        "10",
-        "--record",
-        "game.toml",
-        env={},
-    )
+        "--seats", "3", "--bots", "1", "--seed", seed, "--max-rounds", "10",
+        "--record", "game.toml", env={},
+    )  # fmt: skip
     players = [Player(hosted, name) for name in ("ann", "ben", "cat")]
     play_in_order(hosted, *((p, p.play()) for p in players))
     assert hosted.finish() == 0
@@ -320,6 +314,15 @@ def test_each_player_sees_only_their_own_seat(host, tmp_path):
                 assert told not in screen, f"{player.name} was told {told!r}"
                 hidden_checked += 1
     assert hidden_checked > 20 and own_checked > 5
+    host_screen = flat(hosted.output)
+    for event in game.state.log:
+        if event.secret is not None:
+            told = flat(narrate(event, names, game.cards_by_id, None))
+            if told != flat(narrate(event.seen_by(None), names, game.cards_by_id, None)):
+                assert told not in host_screen, f"the host was told {told!r}"
+    for screen in [p.transcript for p in players] + [hosted.output]:
+        assert seed not in screen.split("Final table")[0]
+        assert f"Seed: {seed}" in screen.split("Final table")[1]
 
 
 # ==============================================================================================
@@ -552,6 +555,27 @@ def test_ctrl_c_on_the_host_ends_the_game_for_everyone_saves_it_and_exits_130(ho
         app, ["replay", "--verify", str(tmp_path / "game.toml")], env=BASE_ONLY
     )
     assert verified.exit_code == 0, verified.output
+
+
+def test_ctrl_c_on_the_host_in_the_lobby_sends_everyone_home_and_exits_130(host, tmp_path):
+    """Stopped before the game began: whoever is in the lobby is told, nothing is recorded."""
+    hosted = host("--seats", "3", "--record", "game.toml")
+
+    async def scenario():
+        conn = await connect(hosted.port, "ann", hosted.code)
+        proc = await conn.create_process(term_type=None, encoding="utf-8")
+        await Player(hosted, "ann").wait_for("Welcome to Spoiler, ann", proc)
+        hosted.proc.send_signal(signal.SIGINT)
+        rest = await asyncio.wait_for(proc.stdout.read(), PATIENCE)
+        await proc.wait()
+        conn.close()
+        return rest, proc.exit_status
+
+    rest, status = run(scenario())[0]
+    assert hosted.finish() == 130
+    assert "The host stopped before the game began." in rest and status == 130
+    assert "Stopped before the game began." in hosted.output
+    assert not (tmp_path / "game.toml").exists()
 
 
 # ==============================================================================================

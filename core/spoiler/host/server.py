@@ -262,6 +262,9 @@ class Host:
             if self.keyboard:
                 self._watch_keyboard()
             await self._first(self._start, self._stop)
+            while not self.lobby and not self._stop.is_set():  # the last one left meanwhile
+                self._start.clear()
+                await self._first(self._start, self._stop)
             self._unwatch_keyboard()
             if self._stop.is_set():
                 self._close_lobby()
