@@ -63,7 +63,7 @@ class Hosted:
         self.err: list[str] = []
         for stream, lines in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
             threading.Thread(target=self._collect, args=(stream, lines), daemon=True).start()
-        self.wait_for(r"Join code:\s+(\S+)")
+        self.wait_for(r"Waiting for \d+ player")  # the last line before the lobby opens
         self.port = int(self.wait_for(r"ssh -p (\d+) NAME@").group(1))
         self.code = self.wait_for(r"Join code:\s+(\S+)").group(1)
 
