@@ -393,3 +393,43 @@ def test_trace_hooks_prints_each_hook_call_to_stderr(installed):
     )
     assert result.exit_code == 0
     assert "hook spoiler_round_start(game) -> [watcher]" in result.stderr
+
+
+# -- a set that cannot end a game alone (issue 11) ---------------------------------------------
+def test_validate_notes_a_set_that_cannot_end_a_game_on_its_own(installed):
+    """Pebbles do nothing: mixed into the base set they pass, but alone every game reaches
+    the round limit. That is a note (exit 0), with the declaration that settles it."""
+    installed(FakeEntryPoint("pebbles", SetPlugin(pebbles())))
+    result = run("sets", "validate", "pebbles", "--games", "2", "--json")
+    assert result.exit_code == 0, result.output
+    [report] = json.loads(result.stdout)["sets"]
+    assert report["notes"] == [
+        "pebbles cannot end a game on its own (10 random-bot games of it alone all reached "
+        "the round limit): if it is meant to be played with another set, declare it, e.g. "
+        'CardSet(..., requires=("base",))'
+    ]
+
+
+def test_a_set_that_requires_the_base_set_is_not_noted_and_brings_it_into_play(installed):
+    needy = pebbles()
+    needy.requires = ("base",)
+    installed(FakeEntryPoint("pebbles", SetPlugin(needy)))
+    result = run("sets", "validate", "pebbles", "--games", "2", "--json")
+    assert json.loads(result.stdout)["sets"][0]["notes"] == []
+    played = run("play", "--bots", "2", "--sets", "pebbles", "--seed", "1", "--max-rounds", "1")
+    assert played.exit_code == 0, played.output
+    assert "Note: pebbles cannot end a game alone, so base is in the deck too." in played.stderr
+    assert "with base, pebbles." in played.stdout
+
+
+def test_a_set_that_requires_a_set_that_is_not_installed_is_a_problem(installed):
+    needy = pebbles()
+    needy.requires = ("storm",)
+    installed(FakeEntryPoint("pebbles", SetPlugin(needy)))
+    result = run("sets", "validate", "pebbles", "--games", "1", "--json")
+    assert result.exit_code == 1
+    [problem] = json.loads(result.stdout)["problems"]
+    assert problem["message"] == "requires set 'storm', which is not usable"
+    played = run("play", "--bots", "2", "--sets", "pebbles")
+    assert played.exit_code == 2
+    assert "set 'pebbles' is played with set 'storm': no set named 'storm'" in played.stderr

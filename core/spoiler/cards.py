@@ -232,8 +232,10 @@ class CardSet:
     (any version specifier: "~=1.0", "==1.*"). ``rules``: the set's own rules in a few
     sentences, shown to players at game start, by ``spoiler rules`` and ``spoiler sets show``.
     ``labels``: how players see the set's counters and rule causes, by id
-    (``{"storm:charge": "charge", "storm:rule": "the Storm rule"}``). ``cards``: the cards,
-    in the order they were declared.
+    (``{"storm:charge": "charge", "storm:rule": "the Storm rule"}``). ``requires``: the sets
+    this one is played with, for a set that cannot end a game on its own (``("base",)``):
+    ``spoiler play --sets NAME`` adds them. ``cards``: the cards, in the order they were
+    declared.
     """
 
     def __init__(
@@ -246,12 +248,19 @@ class CardSet:
         api: str = ">=1,<2",
         rules: str = "",
         labels: dict[str, str] | None = None,
+        requires: tuple[str, ...] = (),
     ):
         if not re.fullmatch(r"[a-z][a-z0-9_-]*", name or ""):
             raise ValueError(f"set name {name!r} must be lower-case letters, digits, - or _")
         for what, value in (("version", version), ("title", title), ("rules", rules)):
             if not isinstance(value, str):
                 raise ValueError(f"set {name!r}: {what} must be a string, not {value!r}")
+        if not isinstance(requires, (tuple, list)) or not all(
+            isinstance(r, str) and r != name for r in requires
+        ):
+            raise ValueError(
+                f"set {name!r}: requires must be a tuple of other sets' names, not {requires!r}"
+            )
         labels = dict(labels or {})
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in labels.items()):
             raise ValueError(f"set {name!r}: labels must map ids to display names (strings)")
@@ -262,6 +271,7 @@ class CardSet:
         self.api = api
         self.rules = rules.strip()
         self.labels = labels
+        self.requires = tuple(requires)
         self.cards: list[Card] = []
 
     def card(self, cls: type) -> Card:

@@ -319,6 +319,9 @@ def sets_alone(set_names: list[str], seed: int, max_rounds: int, players: int) -
         return {}
     out: dict[str, str | None] = {}
     for name in set_names:
+        card_set = _registry().sets.get(name)
+        if card_set is not None and card_set.requires:
+            continue  # declared as played with other sets (CardSet.requires): never alone
         plan = Plan(ALONE_GAMES, ("random",) * players, (name,), seed, max_rounds)
         try:
             check(plan)

@@ -74,6 +74,8 @@ class SetReport:
     #: The set's cards that no game played: not a problem, but a card whose targets or
     #: timing can never be met shows up here.
     unplayed: list[str] = field(default_factory=list)
+    #: Worth a look, not a failure: a set that cannot end a game on its own, say.
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -423,6 +425,14 @@ def validate(
         static += check_hooks(registry, plugin, name)
         report = play_games(registry, name, games, first_seed, progress)
         report.problems[:0] = static
+        report.problems += _required_problems(registry, card_set)
+        alone = games and report.ok and name != BASE and not card_set.requires
+        if alone and not ends_alone(registry, name):
+            report.notes.append(
+                f"{name} cannot end a game on its own ({ALONE_GAMES} random-bot games of it "
+                f"alone all reached the round limit): if it is meant to be played with "
+                f'another set, declare it, e.g. CardSet(..., requires=("base",))'
+            )
         reports.append(report)
     return reports, general
 
@@ -467,3 +477,34 @@ def chosen_sets(registry, names: list[str] | None) -> list[str]:
     if names:
         return [n for n in dict.fromkeys(names) if n in registry.sets]
     return sorted(registry.sets, key=lambda n: (n != BASE, n))
+
+
+#: Random-bot games of a set alone that decide whether it can end a game on its own.
+ALONE_GAMES = 10
+
+
+def ends_alone(registry, set_name: str, first_seed: int = 0) -> bool:
+    """Does any of ALONE_GAMES seeded random-bot games of this set alone end before its round
+    limit? (A set alone that cannot deal a table counts as ending none.)"""
+    from spoiler.agents import RandomAgent
+    from spoiler.engine import Game, GameError, Seat
+
+    card_sets = registry.card_sets([set_name])
+    for seed in range(first_seed, first_seed + ALONE_GAMES):
+        seats = [Seat(f"Bot {i + 1}", RandomAgent(seed, i)) for i in range(players_for(seed))]
+        try:
+            game = Game(card_sets, seats, seed, hooks=registry.game_hooks([set_name]))
+            result = game.play()
+        except GameError:
+            return False
+        if result.kind != "draw":
+            return True
+    return False
+
+
+def _required_problems(registry, card_set) -> list[Problem]:
+    return [
+        Problem(card_set.name, None, "requires", f"requires set {name!r}, which is not usable")
+        for name in card_set.requires
+        if name not in registry.sets
+    ]

@@ -105,11 +105,22 @@ def seat_players(
 def new_game(
     registry, seats, set_names: list[str] | None, seed: int, max_rounds: int, strict: bool = False
 ):
-    """The game these seats play with these sets (all usable sets when None). Raises
-    ``UnknownName`` for a set that is not installed, ``GameError`` for a table it refuses."""
+    """The game these seats play with these sets (all usable sets when None), and the sets
+    they require (``CardSet.requires``). Raises ``UnknownName`` for a set that is not
+    installed, ``GameError`` for a table it refuses."""
     from spoiler.engine import Game, GameError
+    from spoiler.plugins import UnknownName
 
     card_sets = registry.card_sets(set_names)
+    for card_set in list(card_sets):  # a set that cannot end a game alone brings its partners
+        for name in card_set.requires:
+            if all(s.name != name for s in card_sets):
+                try:
+                    card_sets.extend(registry.card_sets([name]))
+                except UnknownName as exc:
+                    raise UnknownName(
+                        f"set {card_set.name!r} is played with set {name!r}: {exc}"
+                    ) from None
     if not card_sets:
         raise GameError("no card set is installed (see `spoiler plugins`)")
     hooks = registry.game_hooks([s.name for s in card_sets])
@@ -358,10 +369,21 @@ def play(
         recording.save_stopped(recorder, screen, ask=not interrupts.terminal_gone())
         raise typer.Exit(interrupts.exit_code())
 
+    def note_required(game) -> None:
+        added = [s.name for s in game.sets if set_names is not None and s.name not in set_names]
+        if added:
+            common.err_console().print(
+                f"Note: {', '.join(set_names or [])} cannot end a game alone, so "
+                f"{', '.join(added)} {'is' if len(added) == 1 else 'are'} in the deck too.",
+                markup=False,
+                soft_wrap=True,
+            )
+
     if match is not None:
         from spoiler.cli.matches import play_match
 
         game = setup(game_seed(chosen_seed, 1))
+        note_required(game)
         recorder = recording.start_recording(
             game, registry, record, force, match=(match, chosen_seed)
         )
@@ -379,6 +401,7 @@ def play(
 
     while True:
         game = setup(chosen_seed)
+        note_required(game)
         recorder = recording.start_recording(game, registry, record, force)
         console.print(
             f"Spoiler {_describe_table(humans, n_bots, bot)}, "

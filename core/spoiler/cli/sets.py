@@ -181,6 +181,7 @@ def validate_sets(
                         "draws": r.draws,
                         "problems": len(r.problems),
                         "unplayed": r.unplayed,
+                        "notes": r.notes,
                     }
                     for r in reports
                 ],
@@ -255,6 +256,8 @@ def _print_validation(reports, problems, games: int) -> None:
     out = console()
     out.print(table)
     for r in reports:
+        for note in r.notes:  # worth a look, not a failure
+            out.print(f"[dim]Note: {escape(note)}[/]", soft_wrap=True)
         if r.unplayed:  # worth a look, not a failure
             out.print(
                 f"[dim]Note: {escape(r.name)} · {escape(', '.join(r.unplayed))}: never "

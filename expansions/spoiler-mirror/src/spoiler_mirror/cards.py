@@ -32,6 +32,9 @@ mirror = CardSet(
     ),
     labels={"mirror:hand-mirror": "hand mirrors", "mirror:crystal-heart": "crystal hearts"},
     api=">=1,<2",
+    # Its cards turn plays back and stop losses, but none makes anyone win or lose: alone, it
+    # cannot end a game.
+    requires=("base",),
 )
 
 #: Public counters, namespaced by the set's name.
