@@ -233,6 +233,7 @@ def run(case: str, command: str, site: Path, timeout: float = 60) -> subprocess.
     return subprocess.run(
         [sys.executable, "-c", LAUNCH, *command_for(case, command)],
         env=environ(case, site),
+        cwd=site,  # a game stopped by a failing bot is saved in the current directory
         capture_output=True,
         text=True,
         timeout=timeout,

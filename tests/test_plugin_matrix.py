@@ -35,6 +35,7 @@ def sites(tmp_path_factory) -> dict[str, Path]:
 def test_a_misbehaving_plugin_is_reported_never_a_crash_or_a_silent_pass(
     sites, monkeypatch, case, command
 ):
+    monkeypatch.chdir(sites[case])  # whatever a stopped game saves stays out of the way
     if command == "sets validate":
         monkeypatch.setattr(isolation, "IMPORT_SECONDS", 2.0)
         monkeypatch.setattr(validation, "ROUND_SECONDS", 0.5)
