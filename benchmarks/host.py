@@ -2,6 +2,7 @@
 decision. Target: under 20 ms.
 
     python benchmarks/host.py [--runs 3] [--players 8] [--seed 7] [--max-rounds 30]
+                              [--bad-logins 50]
 
 A hosted game: ``spoiler host --seats N`` in a child process, and N scripted players on
 loopback (asyncssh clients in this process), each answering every prompt from what its screen
@@ -12,6 +13,10 @@ script checks that they end alike. Printed: median wall time of each game (from 
 table to the last screen's final line), the decisions made (every prompt answered), and
 (hosted - local) / decisions. Wall time, not CPU time: the cost is in two processes and the
 network between them. Medians of --runs; the machine's load shows in them.
+
+Then the hosted game again while ``--bad-logins`` wrong-code logins are kept going at once
+(each waits a second to be refused, on the server's loop, never in the game), and what that
+adds per decision.
 """
 
 from __future__ import annotations
@@ -39,6 +44,34 @@ PROMPTS = [
 END = re.compile(r"Seed: \d+")
 
 
+#: N guessers logging in with a wrong code, again and again, until their input ends; then
+#: prints how many logins were refused for the code (others were closed before any work).
+GUESSERS = """
+import asyncio, sys, asyncssh
+port, n = int(sys.argv[1]), int(sys.argv[2])
+refused = 0
+async def guess(i, over):
+    global refused
+    while not over.is_set():
+        try:
+            await asyncssh.connect("127.0.0.1", port, username=f"mallory{i}", password="x",
+                                   known_hosts=None, client_keys=None, agent_path=None)
+        except asyncssh.PermissionDenied:
+            refused += 1
+        except (asyncssh.Error, OSError):
+            await asyncio.sleep(0.01)
+async def main():
+    over = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    tasks = [asyncio.ensure_future(guess(i, over)) for i in range(n)]
+    await loop.run_in_executor(None, sys.stdin.read)
+    over.set()
+    await asyncio.gather(*tasks)
+asyncio.run(main())
+print(refused)
+"""
+
+
 def answer_for(since: str, tries: int) -> tuple[str | None, int]:
     """A player reading the screen: a card by its number (the next one when the last could
     not be played), the first target or option offered, the lowest number."""
@@ -56,7 +89,11 @@ def answer_for(since: str, tries: int) -> tuple[str | None, int]:
 
 
 # -- hosted ------------------------------------------------------------------------------------
-def hosted(players: int, seed: int, max_rounds: int, key: Path) -> tuple[float, int, str]:
+def hosted(
+    players: int, seed: int, max_rounds: int, key: Path, bad_logins: int = 0
+) -> tuple[float, int, str]:
+    """The hosted game's wall time, decisions and ending; with ``bad_logins``, that many
+    wrong-code logins are kept going at once for the whole game."""
     import asyncssh
 
     env = {**os.environ, "SPOILER_PLUGINS": "", "SPOILER_HOST_KEY": str(key), "NO_COLOR": "1"}
@@ -81,6 +118,7 @@ def hosted(players: int, seed: int, max_rounds: int, key: Path) -> tuple[float, 
     port = int(re.search(r"ssh -p (\d+) ", text).group(1))  # type: ignore[union-attr]
     code = re.search(r"Join code:\s+(\S+)", text).group(1)  # type: ignore[union-attr]
     decisions = 0
+    refused: list[int] = []
     screens: dict[str, str] = {}
 
     async def player(name: str, joined: asyncio.Event, start: list[float]) -> None:
@@ -121,11 +159,25 @@ def hosted(players: int, seed: int, max_rounds: int, key: Path) -> tuple[float, 
             joined = asyncio.Event()
             games.append(asyncio.ensure_future(player(name, joined, start)))
             await joined.wait()
+        guessers = None
+        if bad_logins:  # in a process of their own, as an attacker's would be
+            guessers = subprocess.Popen(
+                [sys.executable, "-c", GUESSERS, str(port), str(bad_logins)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
         await asyncio.gather(*games)
-        return time.perf_counter() - start[0]
+        elapsed = time.perf_counter() - start[0]
+        if guessers is not None:
+            told, _ = guessers.communicate("", timeout=30)  # end of input: they stop
+            refused.append(int(told.split()[0]))
+        return elapsed
 
     elapsed = asyncio.run(everyone())
     proc.wait(30)
+    if bad_logins:
+        print(f"  ({refused[0]} wrong-code logins refused during the hosted game)")
     return elapsed, decisions, _ending(screens[NAMES[0]])
 
 
@@ -204,16 +256,25 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--max-rounds", type=int, default=30)
+    parser.add_argument(
+        "--bad-logins",
+        type=int,
+        default=50,
+        help="also play the hosted game while this many wrong-code logins go on at once",
+    )
     args = parser.parse_args()
     if not 2 <= args.players <= len(NAMES):
         parser.error(f"--players must be 2 to {len(NAMES)}")
     import tempfile
 
     key = Path(tempfile.mkdtemp()) / "host_key"
-    hosted_runs, local_runs = [], []
+    hosted_runs, local_runs, burst_runs = [], [], []
     for _ in range(args.runs):
         hosted_runs.append(hosted(args.players, args.seed, args.max_rounds, key))
         local_runs.append(local(args.players, args.seed, args.max_rounds))
+        if args.bad_logins:
+            burst = hosted(args.players, args.seed, args.max_rounds, key, args.bad_logins)
+            burst_runs.append(burst)
     (_, h_decisions, h_end), (_, l_decisions, l_end) = hosted_runs[0], local_runs[0]
     if (h_decisions, h_end) != (l_decisions, l_end):
         sys.exit(
@@ -229,6 +290,12 @@ def main() -> None:
     print(f"hosted game: {h * 1000:8.1f} ms (median of {args.runs})")
     verdict = "within" if per < TARGET_MS else "OVER"
     print(f"hosting adds {per:.2f} ms per decision ({verdict} the {TARGET_MS:g} ms target)")
+    if burst_runs:
+        b = statistics.median(t for t, _, _ in burst_runs)
+        print(
+            f"hosted game with {args.bad_logins} wrong-code logins going on at once: "
+            f"{b * 1000:8.1f} ms ({(b - h) / h_decisions * 1000:+.2f} ms per decision)"
+        )
 
 
 if __name__ == "__main__":

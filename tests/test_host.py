@@ -730,6 +730,56 @@ def test_join_codes_are_random_60_bits_in_three_groups_easy_to_read_aloud():
     assert code_matches("o1l0-0000-0000", "0110-0000-0000")  # o, i, l read as 0, 1, 1
 
 
+class FakeLoop:
+    """Runs what is handed to the loop at once (the terminal's tests need no server)."""
+
+    def call_soon_threadsafe(self, fn, *args):
+        fn(*args)
+
+
+class FakeChannel:
+    def __init__(self, pending: int = 0):
+        self.written: list[str] = []
+        self.pending = pending
+        self.closed = False
+
+    def get_write_buffer_size(self) -> int:
+        return self.pending
+
+    def write(self, text: str) -> None:
+        self.written.append(text)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_typed_input_becomes_bounded_clean_lines_and_type_ahead_is_capped():
+    from spoiler.host.terminal import MAX_QUEUED_LINES, Terminal
+
+    channel = FakeChannel()
+    terminal = Terminal(FakeLoop(), channel)
+    terminal.received("1\r\n2\x1b[A\n3")
+    terminal.received("\r")
+    assert [terminal.readline() for _ in range(3)] == ["1\n", "2\n", "3\n"]
+    terminal.received("x" * 10_000)  # no line end yet: not kept
+    terminal.received("x" * 10_000 + "\n")
+    assert terminal.readline() == "\n"  # asked again, after being told why
+    assert "it was ignored" in "".join(channel.written)
+    terminal.received("1\n" * 100)
+    assert terminal._lines.qsize() == MAX_QUEUED_LINES
+
+
+def test_a_client_that_stops_reading_is_dropped_rather_than_buffered_without_end():
+    from spoiler.host.terminal import MAX_PENDING_OUTPUT, Dropped, Terminal
+
+    channel = FakeChannel(pending=MAX_PENDING_OUTPUT + 1)
+    terminal = Terminal(FakeLoop(), channel)
+    terminal.console.print("the next round")
+    assert channel.closed and terminal.closed and not channel.written
+    with pytest.raises(Dropped):
+        terminal.readline()
+
+
 # ==============================================================================================
 # The system's ssh client
 # ==============================================================================================

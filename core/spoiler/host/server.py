@@ -27,6 +27,9 @@ from spoiler.host.terminal import Terminal
 BAD_CODE_DELAY = 1.0
 #: Connections held at once (joined or not); more are closed at once.
 MAX_CONNECTIONS = 64
+#: Connections still logging in at once; more are closed before their key exchange, so a
+#: flood of guessers costs the host little work (a player refused so simply tries again).
+MAX_LOGGING_IN = 16
 #: Seconds to log in (key exchange and code) before the connection is closed.
 LOGIN_TIMEOUT = 30
 #: A silent client is asked every few seconds if it is still there; a dead connection is
@@ -67,12 +70,18 @@ class _Connection(asyncssh.SSHServer):
 
     def connection_made(self, conn) -> None:
         self.conn = conn
-        self.host.connections.add(self)
-        if len(self.host.connections) > MAX_CONNECTIONS:
+        host = self.host
+        host.connections.add(self)
+        host.logging_in.add(self)
+        if len(host.connections) > MAX_CONNECTIONS or len(host.logging_in) > MAX_LOGGING_IN:
             conn.abort()
 
     def connection_lost(self, exc) -> None:
         self.host.connections.discard(self)
+        self.host.logging_in.discard(self)
+
+    def auth_completed(self) -> None:
+        self.host.logging_in.discard(self)
 
     def begin_auth(self, username: str) -> bool:
         self.username = username
@@ -162,7 +171,7 @@ class _Session(asyncssh.SSHServerSession):
 
     def leave(self) -> None:
         """The player left (Ctrl-C, end of input): close their connection; their seat waits."""
-        self.end(self.host.leaving_words(self.username), 0)
+        self.end(self.host.leaving_words(self.name), 0)
 
     def end(self, message: str | None, status: int) -> None:
         """Close the session after ``message`` (on the loop, after everything sent before)."""
@@ -188,6 +197,7 @@ class Host:
         self.keyboard = keyboard
         self.loop: asyncio.AbstractEventLoop  # set when serving starts
         self.connections: set[_Connection] = set()
+        self.logging_in: set[_Connection] = set()
         self.lobby: list[tuple[str, _Session]] = []
         self.table: Table | None = None
         self.game: Any = None
