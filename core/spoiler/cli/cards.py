@@ -12,7 +12,7 @@ from spoiler.cli.group import SpoilerGroup, examples
 
 cards_app = typer.Typer(
     cls=SpoilerGroup,
-    help="The cards of the installed sets: list them, or show one with its rulings.",
+    help="The cards of the installed sets: list them, or show one.",
     rich_markup_mode=None,
     invoke_without_command=True,
     epilog=examples(
@@ -24,7 +24,7 @@ app.add_typer(cards_app, name="cards")
 
 @cards_app.callback()
 def _cards(ctx: typer.Context) -> None:
-    """The cards of the installed sets: list them, or show one with its rulings."""
+    """The cards of the installed sets: list them, or show one."""
     if ctx.invoked_subcommand is None:  # bare `spoiler cards`: its help, exit 0
         typer.echo(ctx.get_help())
         raise typer.Exit()
@@ -83,7 +83,9 @@ def list_cards(
         None, "--set", metavar="NAME", help="Only this set's cards."
     ),
 ) -> None:
-    """List the cards of every installed set, or of one: name, copies, targets, text."""
+    """List the cards of every installed set, or of one set.
+
+    Each card with its set, its copies in the deck, what it asks for and its text."""
     from rich import box
     from rich.table import Table
 

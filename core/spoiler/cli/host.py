@@ -20,12 +20,13 @@ INSTALL_HINT = "spoiler host needs asyncssh: install it with: pip install 'spoil
 
 
 @app.command(
+    short_help="Host a game friends join over SSH, each at their own terminal.",
     epilog=examples(
         "spoiler host                              four friends join with ssh",
         "spoiler host --seats 2 --bots 2           two friends and two bots",
         "spoiler host --bind 0.0.0.0 --port 2222   others on the network may join",
         "spoiler host --record game.toml           save it as you go (spoiler replay)",
-    )
+    ),
 )
 def host(
     seats: int = typer.Option(

@@ -29,7 +29,9 @@ def _new(ctx: typer.Context) -> None:
 
 
 @new_app.command(
-    "set", epilog=examples("spoiler new set heist", "spoiler new set heist --dir ~/code/heist")
+    "set",
+    short_help="Write a new card set: a distribution ready to install and test.",
+    epilog=examples("spoiler new set heist", "spoiler new set heist --dir ~/code/heist"),
 )
 def new_set(
     name: str = typer.Argument(..., metavar="NAME", help="The set's name, e.g. heist."),

@@ -266,15 +266,12 @@ def play(
         None,
         "--match",
         metavar="N",
-        min=1,
-        max=10,
-        help="Play a match: games until someone has won N, with the score between games.",
+        help="Play a match: games until someone has won N (1 to 10), with the score between games.",
     ),
     delay: float | None = typer.Option(
         None,
         "--delay",
         metavar="SECONDS",
-        min=0,
         help="Wait this long after each event, to follow the game. Default: 0.5 on a "
         "terminal while only bots play (watched, or once you are out), else 0.",
     ),
@@ -335,6 +332,10 @@ def play(
             highlight=False,
             soft_wrap=True,
         )
+    if match is not None and not 1 <= match <= 10:
+        fail(f"--match is a number of wins from 1 to 10, not {match}")
+    if delay is not None and not 0 <= delay <= 60:
+        fail(f"--delay is a number of seconds from 0 to 60, not {delay:g}")
     if card_text not in CARD_TEXT:
         fail(f"--card-text {card_text!r}: choose one of {', '.join(CARD_TEXT)}")
     from spoiler.seeds import new_seed

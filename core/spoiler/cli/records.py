@@ -94,15 +94,19 @@ def replay(
         None,
         "--delay",
         metavar="SECONDS",
-        min=0,
         help="Wait this long after each event. Default: as `spoiler play`.",
     ),
 ) -> None:
-    """Replay a recorded game (or match) from its seed and decisions, as it was played."""
+    """Replay a recorded game or match, as it was played.
+
+    The game is played again from its seed and recorded decisions, and checked against the
+    record as it goes."""
     from spoiler import records
     from spoiler.cli.screen import Screen
     from spoiler.engine import CardError, GameError
 
+    if delay is not None and not 0 <= delay <= 60:
+        fail(f"--delay is a number of seconds from 0 to 60, not {delay:g}")
     record, registry = _load(file)
     if verify:
         _verify(file, record, registry)
@@ -258,9 +262,10 @@ class _Differs(Exception):
 def resume(
     file: Path = typer.Argument(..., metavar="FILE", help="A record of an unfinished game."),
 ) -> None:
-    """Continue a recorded game (or match) that is not over, with the same players.
+    """Continue a recorded game or match that is not over.
 
-    Humans are asked, bots play as they did; each new round is added to the same record.
+    The same players go on: humans are asked at this keyboard, bots play as they did; each
+    new round is added to the same record, and a match goes on to its end.
     """
     from spoiler import recordfile, records
     from spoiler.cli.matches import match_over

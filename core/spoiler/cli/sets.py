@@ -11,7 +11,7 @@ from spoiler.cli.group import SpoilerGroup, examples
 
 sets_app = typer.Typer(
     cls=SpoilerGroup,
-    help="The card sets: list the installed ones, and validate them (for authors).",
+    help="The card sets: list, show and validate them.",
     rich_markup_mode=None,
     invoke_without_command=True,
     epilog=examples("spoiler sets list", "spoiler sets validate mirror --games 50"),
@@ -21,7 +21,7 @@ app.add_typer(sets_app, name="sets")
 
 @sets_app.callback()
 def _sets(ctx: typer.Context) -> None:
-    """The card sets: list the installed ones, and validate them (for authors)."""
+    """The card sets: list, show and validate them."""
     if ctx.invoked_subcommand is None:
         typer.echo(ctx.get_help())
         raise typer.Exit()
@@ -48,9 +48,10 @@ def _print_json(data) -> None:
 def list_sets(
     as_json: bool = typer.Option(False, "--json", help="Print a JSON array instead of a table."),
 ) -> None:
-    """Every card set: built in, installed, broken or disabled by SPOILER_PLUGINS.
+    """List every card set: built in, installed, broken or disabled.
 
-    A broken plugin is listed under its entry point's name, with the reason.
+    A set disabled by SPOILER_PLUGINS says so; a broken plugin is listed under its entry
+    point's name, with the reason.
     """
     registry = load_registry()
     infos = _ordered_sets(registry)
@@ -85,7 +86,7 @@ def show_set(
     name: str = typer.Argument(..., metavar="NAME", help="An installed set's name."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON object instead."),
 ) -> None:
-    """One card set: what it is, the rules it adds to the game, and its cards."""
+    """Show one card set: what it is, the rules it adds, and its cards."""
     from spoiler.plugins import UnknownName
 
     registry = load_registry()
@@ -154,8 +155,10 @@ def validate_sets(
     seed: int = typer.Option(0, "--seed", help="Seed of the first game; game i uses SEED+i."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON report instead of a table."),
 ) -> None:
-    """Check card sets: static checks, then seeded random-bot games with each set mixed into
-    the base set, checking the engine's invariants after every round.
+    """Check card sets, then play seeded random-bot games with each.
+
+    Static checks first, then games with each set mixed into the base set, checking the
+    engine's invariants after every round.
 
     Every problem names the set, the card and a seed that reproduces it. Exit code 0 when all
     is well, 1 when anything is wrong (a broken plugin included).
@@ -281,7 +284,7 @@ def _print_validation(reports, problems, games: int) -> None:
 def list_plugins(
     as_json: bool = typer.Option(False, "--json", help="Print a JSON array instead of a table."),
 ) -> None:
-    """List the plugins: the sets and bot kinds they bring, their hooks and status.
+    """List the plugins: their sets, bot kinds, hooks and status.
 
     SPOILER_TRACE_HOOKS=1 prints each hook call to stderr while you play."""
     registry = load_registry()

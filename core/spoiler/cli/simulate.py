@@ -20,12 +20,13 @@ def available_cores() -> int:
 
 
 @app.command(
+    short_help="Play many games of bots and report the figures, with warnings.",
     epilog=examples(
         "spoiler simulate --games 2000",
         "spoiler simulate --bots expert,greedy,greedy,greedy --sets base --games 400",
         "spoiler simulate --sets base,chrono --json > chrono.json",
         "spoiler simulate --games 20000 --cluster tcp://10.0.0.5:8786",
-    )
+    ),
 )
 def simulate(
     games: int = typer.Option(1000, "--games", metavar="N", help="Number of games."),
