@@ -110,6 +110,7 @@ class Defuse:
     text = "Choose any player. Put out their fuse; if they had one, you gain 2 time tokens."
     copies = 2
     target = ANY_PLAYER
+    unmet = "{target} had no fuse to put out"
 
     @staticmethod
     def main(play: Play) -> None:
@@ -124,6 +125,7 @@ class TimeThief:
     text = "Choose another player. Take up to 2 of their time tokens."
     copies = 2
     target = ANOTHER_PLAYER
+    unmet = "{target} had no time tokens to take"
 
     @staticmethod
     def main(play: Play) -> None:
@@ -140,6 +142,7 @@ class Rewind:
     rulings = (
         "A player who has lost this round and rewinds is back in play (win and lose cancel out).",
     )
+    unmet = "{player_s} time tokens were fewer than 3"
 
     @staticmethod
     def at_end(play: Play) -> None:
@@ -161,6 +164,7 @@ class Stopwatch:
 class HeadStart:
     text = "If you have a time token, spend it: you become 1st in priority from now on."
     copies = 1
+    unmet = "{player} had no time token to spend"
 
     @staticmethod
     def main(play: Play) -> None:
@@ -177,6 +181,7 @@ class Paradox:
     copies = 1
     target = ANOTHER_PLAYER
     rulings = ("With equal time tokens nothing happens.",)
+    unmet = "the two players had as many time tokens each"
 
     @staticmethod
     def main(play: Play) -> None:

@@ -328,6 +328,7 @@ class Shatter:
     copies = 2
     target = ANOTHER_PLAYER
     rulings = ("A hand mirror does not turn Shatter back: Shatter breaks it.",)
+    unmet = "{target} had no hand mirror or crystal heart to break"
 
     @staticmethod
     def main(play: Play) -> None:
