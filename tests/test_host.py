@@ -510,6 +510,35 @@ def test_ctrl_c_at_a_player_terminal_is_a_drop_not_a_crash(host):
     assert "Final table" in ben.transcript
 
 
+def test_a_screen_is_drawn_at_its_own_terminal_width_with_its_colours(host):
+    """ann's terminal is 60 columns and 256 colours, ben's a plain pipe: each screen is drawn
+    for its own terminal."""
+    hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "1")
+
+    async def scenario():
+        ben = Player(hosted, "ben")
+        (ben_game,) = await in_order(hosted, (ben, ben.play()))
+        conn = await connect(hosted.port, "ann", hosted.code)
+        proc = await conn.create_process(
+            term_type="xterm-256color", term_size=(60, 24), encoding="utf-8"
+        )
+        ann = Player(hosted, "ann")
+        await ann.wait_for("Play which card?", proc)
+        proc.stdin.write("1\r")
+        ann.transcript += await asyncio.wait_for(proc.stdout.read(), PATIENCE)
+        conn.close()
+        await ben_game
+        return ann.transcript, ben.transcript
+
+    ann, ben = run(scenario())[0]
+    assert hosted.finish() == 0
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", ann)
+    rule = next(line for line in plain.split("\r\n") if "Round 1 " in line and "─" in line)
+    assert len(rule.rstrip()) == 60
+    assert "\x1b[" in ann and "\x1b[" not in ben
+    assert "\r\n" in ann and "\r\n" not in ben  # a terminal's line ends, a pipe's
+
+
 def test_q_at_a_prompt_leaves_the_game_and_log_shows_the_game_so_far_without_a_pager(host):
     """The in-game commands work on a hosted screen: `log` prints the game so far (a pager
     would run on the host's machine), `q` leaves the game as closing the window does: the
