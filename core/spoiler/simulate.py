@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import math
 import statistics
+import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Executor, as_completed
@@ -93,9 +94,10 @@ def play_batch(plan: Plan, numbers: range) -> list[dict]:
     out = []
     for number in numbers:
         seed = game_seed(plan.seed, number)
+        agents = [registry.agent(kind, i, seed, options) for i, kind in enumerate(plan.bots)]
+        timed = [Timed(a) if getattr(a, "searches", False) else a for a in agents]
         seats = [
-            Seat(f"P{i + 1}", registry.agent(kind, i, seed, options), kind)
-            for i, kind in enumerate(plan.bots)
+            Seat(f"P{i + 1}", a, k) for i, (a, k) in enumerate(zip(timed, plan.bots, strict=True))
         ]
         game = FastGame(sets, seats, seed, max_rounds=plan.max_rounds, hooks=hooks)
         game.start()
@@ -114,9 +116,41 @@ def play_batch(plan: Plan, numbers: range) -> list[dict]:
                 "winners": list(result.winners),
                 "rounds": result.round,
                 "plays": plays,
+                # Thinking time of the bots that search, by kind: a measure of the machine,
+                # kept apart from the figures (which depend on the options alone).
+                "thinking": {
+                    kind: agent.times
+                    for kind, agent in zip(plan.bots, timed, strict=True)
+                    if isinstance(agent, Timed)
+                },
             }
         )
     return out
+
+
+class Timed:
+    """Passes a searching bot's decisions through, timing each in CPU time (ms)."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.times: list[float] = []
+        for name in ("builtin", "searches", "reads_events"):
+            if hasattr(agent, name):
+                setattr(self, name, getattr(agent, name))
+
+    def select(self, view):
+        start = time.process_time()
+        try:
+            return self.agent.select(view)
+        finally:
+            self.times.append(1000 * (time.process_time() - start))
+
+    def answer(self, view, question):
+        start = time.process_time()
+        try:
+            return self.agent.answer(view, question)
+        finally:
+            self.times.append(1000 * (time.process_time() - start))
 
 
 # ==============================================================================================
@@ -283,6 +317,24 @@ def report(plan: Plan, games: list[dict], set_names: list[str], alone: dict | No
     }
     figures["warnings"] = warnings(figures, alone or {})
     return figures
+
+
+def thinking(games: list[dict]) -> dict:
+    """Median and 95th percentile CPU time per decision (ms) of the bots that search, by
+    kind: measured on this run's machines, so not one of the figures that replay."""
+    times: dict[str, list[float]] = {}
+    for game in games:
+        for kind, spent in game.get("thinking", {}).items():
+            times.setdefault(kind, []).extend(spent)
+    out = {}
+    for kind, spent in sorted(times.items()):
+        spent.sort()
+        out[kind] = {
+            "decisions": len(spent),
+            "median_ms": round(statistics.median(spent), 1),
+            "p95_ms": round(spent[min(len(spent) - 1, int(0.95 * len(spent)))], 1),
+        }
+    return out
 
 
 def warnings(figures: dict, alone: dict) -> list[str]:

@@ -38,10 +38,11 @@ DEFAULT_THINK_MS = 200
 #: Rounds a rollout plays before it is scored as undecided.
 HORIZON = 30
 #: Information options (card names) tried per target, the likeliest ones.
-NAMES_TRIED = 3
+NAMES_TRIED = 2
 #: Determinizations looked at to judge which names are likely in a hand.
 NAME_SAMPLES = 12
-#: Chance that a rollout's player plays a random legal move instead of the greedy one.
+#: Chance that the expert's own seat plays a random legal move in a rollout instead of the
+#: greedy one (the others play greedy: the opponents it meets most).
 EXPLORE = 0.1
 
 
@@ -167,7 +168,7 @@ class ExpertAgent:
         """Play a determinization out; 1 if this seat won, its share if undecided, else 0."""
         agents: list = []
         for seat in range(len(world.seats)):
-            policy = Policy(world_seed, seat)
+            policy = Policy(world_seed, seat, EXPLORE if seat == self.seat else 0.0)
             if seat == self.seat:
                 me.policy = policy
                 agents.append(me)
@@ -211,14 +212,15 @@ def _revealed_plays(view: PlayerView) -> tuple[dict, dict]:
 
 
 class Policy(GreedyAgent):
-    """How every seat plays in a rollout: greedy, now and then random."""
+    """How a seat plays in a rollout: greedy, now and then (``explore``) random."""
 
-    def __init__(self, seed: int, seat: int):
+    def __init__(self, seed: int, seat: int, explore: float):
         super().__init__(seed, seat)
         self.random = RandomAgent(seed, seat)
+        self.explore = explore
 
     def select(self, view):
-        if self.rng.random() < EXPLORE:
+        if self.explore and self.rng.random() < self.explore:
             return self.random.select(view)
         return super().select(view)
 

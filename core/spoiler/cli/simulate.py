@@ -117,6 +117,7 @@ def simulate(
         elif executor is not None:
             executor.shutdown(cancel_futures=True)
     figures = sim.report(plan, summaries, names, alone)
+    figures["decision_time"] = sim.thinking(summaries)
     if as_json:
         import json
 
@@ -221,6 +222,12 @@ def print_figures(f: dict) -> None:
             _interval(card["win_share_95"]) if card["played"] else "-",
         )
     out.print(table)
+    for kind, spent in f["decision_time"].items():
+        out.print(
+            f"{kind}: {spent['median_ms']:g} ms per decision (median; 95th percentile "
+            f"{spent['p95_ms']:g} ms) in CPU time, over {spent['decisions']} decisions.",
+            markup=False,
+        )
     if f["warnings"]:
         for warning in f["warnings"]:
             out.print(f"[yellow]Warning:[/] {escape(warning)}", soft_wrap=True)
