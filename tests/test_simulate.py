@@ -137,3 +137,12 @@ def test_simulate_refuses_bad_options_in_one_line(args, message):
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_simulate_times_the_experts_decisions_apart_from_the_figures():
+    args = ["simulate", "--games", "2", "--bots", "expert,greedy", "--sets", "base"]
+    result = runner.invoke(app, [*args, "--think", "2", "--max-rounds", "5", "--json"])
+    assert result.exit_code == 0, result.output
+    timing = json.loads(result.stdout)["decision_time"]
+    assert set(timing) == {"expert"} and timing["expert"]["decisions"] > 0
+    assert timing["expert"]["median_ms"] >= 0
