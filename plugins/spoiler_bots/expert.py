@@ -38,7 +38,7 @@ DEFAULT_THINK_MS = 200
 #: Rounds a rollout plays before it is scored as undecided.
 HORIZON = 30
 #: Information options (card names) tried per target, the likeliest ones.
-NAMES_TRIED = 2
+NAMES_TRIED = 3
 #: Determinizations looked at to judge which names are likely in a hand.
 NAME_SAMPLES = 12
 #: Chance that the expert's own seat plays a random legal move in a rollout instead of the
@@ -56,6 +56,7 @@ class ExpertAgent:
         self.seat = seat
         self.rng = bot_rng(seed, seat) if seed is not None else random.Random()
         self.think_ms = think_ms
+        self.explore, self.explore_others, self.horizon = EXPLORE, EXPLORE, HORIZON
         #: A seeded expert counts rollouts (reproducible); an unseeded one watches the clock.
         self.rollouts = max(1, round(think_ms * ROLLOUTS_PER_MS)) if seed is not None else None
         #: (round, searcher, own selection): to search this round's answers.
@@ -168,7 +169,9 @@ class ExpertAgent:
         """Play a determinization out; 1 if this seat won, its share if undecided, else 0."""
         agents: list = []
         for seat in range(len(world.seats)):
-            policy = Policy(world_seed, seat, EXPLORE if seat == self.seat else 0.0)
+            policy = Policy(
+                world_seed, seat, self.explore if seat == self.seat else self.explore_others
+            )
             if seat == self.seat:
                 me.policy = policy
                 agents.append(me)
@@ -179,7 +182,7 @@ class ExpertAgent:
         set_agents(world, agents)
         play_out_round(world)
         start = world.round
-        while not world.over and world.round - start < HORIZON:
+        while not world.over and world.round - start < self.horizon:
             world.play_round()
         result = world.result
         if result is None or result.kind == "draw":
