@@ -91,9 +91,9 @@ def answer_for(since: str, tries: int) -> tuple[str | None, int]:
 # -- hosted ------------------------------------------------------------------------------------
 def hosted(
     players: int, seed: int, max_rounds: int, key: Path, bad_logins: int = 0
-) -> tuple[float, int, str]:
-    """The hosted game's wall time, decisions and ending; with ``bad_logins``, that many
-    wrong-code logins are kept going at once for the whole game."""
+) -> tuple[float, int, str, float]:
+    """The hosted game's wall time, decisions, ending and the host process's CPU time; with
+    ``bad_logins``, that many wrong-code logins are kept going at once for the whole game."""
     import asyncssh
 
     env = {**os.environ, "SPOILER_PLUGINS": "", "SPOILER_HOST_KEY": str(key), "NO_COLOR": "1"}
@@ -118,6 +118,7 @@ def hosted(
     port = int(re.search(r"ssh -p (\d+) ", text).group(1))  # type: ignore[union-attr]
     code = re.search(r"Join code:\s+(\S+)", text).group(1)  # type: ignore[union-attr]
     decisions = 0
+    cpu: list[float] = []
     refused: list[int] = []
     screens: dict[str, str] = {}
 
@@ -143,6 +144,7 @@ def hosted(
                     joined.set()
                 if "The game begins" in chunk and not start:
                     start.append(time.perf_counter())
+                    cpu.append(_cpu_of(proc.pid))
                 screen += chunk
                 since += chunk
                 answer, tries = answer_for(since, tries)
@@ -169,6 +171,7 @@ def hosted(
             )
         await asyncio.gather(*games)
         elapsed = time.perf_counter() - start[0]
+        cpu.append(_cpu_of(proc.pid))
         if guessers is not None:
             told, _ = guessers.communicate("", timeout=30)  # end of input: they stop
             refused.append(int(told.split()[0]))
@@ -178,7 +181,16 @@ def hosted(
     proc.wait(30)
     if bad_logins:
         print(f"  ({refused[0]} wrong-code logins refused during the hosted game)")
-    return elapsed, decisions, _ending(screens[NAMES[0]])
+    return elapsed, decisions, _ending(screens[NAMES[0]]), cpu[1] - cpu[0]
+
+
+def _cpu_of(pid: int) -> float:
+    """Seconds of CPU a process has used (Linux: /proc; NaN elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _ending(screen: str) -> str:
@@ -212,7 +224,7 @@ class _Script(io.StringIO):
         return False
 
 
-def local(players: int, seed: int, max_rounds: int) -> tuple[float, int, str]:
+def local(players: int, seed: int, max_rounds: int) -> tuple[float, int, str, float]:
     from rich.console import Console
 
     from spoiler import plugins
@@ -235,7 +247,7 @@ def local(players: int, seed: int, max_rounds: int) -> tuple[float, int, str]:
         files.append(file)
         screens.append(screen)
         seats.append(Seat(name, HumanAgent(screen), "human"))
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     game = new_game(registry, seats, None, seed, max_rounds)
     for screen in screens:
         screen.follow(game)
@@ -247,7 +259,7 @@ def local(players: int, seed: int, max_rounds: int) -> tuple[float, int, str]:
     for screen in screens:
         screen.end()
     elapsed = time.perf_counter() - start
-    return elapsed, count[0], _ending(files[0].getvalue())
+    return elapsed, count[0], _ending(files[0].getvalue()), time.process_time() - cpu
 
 
 def main() -> None:
@@ -275,14 +287,16 @@ def main() -> None:
         if args.bad_logins:
             burst = hosted(args.players, args.seed, args.max_rounds, key, args.bad_logins)
             burst_runs.append(burst)
-    (_, h_decisions, h_end), (_, l_decisions, l_end) = hosted_runs[0], local_runs[0]
+    (_, h_decisions, h_end, _), (_, l_decisions, l_end, _) = hosted_runs[0], local_runs[0]
     if (h_decisions, h_end) != (l_decisions, l_end):
         sys.exit(
             f"the hosted and the local game differ: {h_decisions} decisions, {h_end!r} "
             f"against {l_decisions}, {l_end!r}"
         )
-    h = statistics.median(t for t, _, _ in hosted_runs)
-    loc = statistics.median(t for t, _, _ in local_runs)
+    h = statistics.median(run[0] for run in hosted_runs)
+    loc = statistics.median(run[0] for run in local_runs)
+    h_cpu = statistics.median(run[3] for run in hosted_runs)
+    l_cpu = statistics.median(run[3] for run in local_runs)
     per = (h - loc) / h_decisions * 1000
     print(f"{args.players} players, seed {args.seed}: {l_end}")
     print(f"decisions (prompts answered): {h_decisions}")
@@ -290,11 +304,17 @@ def main() -> None:
     print(f"hosted game: {h * 1000:8.1f} ms (median of {args.runs})")
     verdict = "within" if per < TARGET_MS else "OVER"
     print(f"hosting adds {per:.2f} ms per decision ({verdict} the {TARGET_MS:g} ms target)")
+    print(
+        f"CPU per decision: {l_cpu / h_decisions * 1000:.2f} ms local, "
+        f"{h_cpu / h_decisions * 1000:.2f} ms in the host's process"
+    )
     if burst_runs:
-        b = statistics.median(t for t, _, _ in burst_runs)
+        b = statistics.median(run[0] for run in burst_runs)
+        b_cpu = statistics.median(run[3] for run in burst_runs)
         print(
             f"hosted game with {args.bad_logins} wrong-code logins going on at once: "
-            f"{b * 1000:8.1f} ms ({(b - h) / h_decisions * 1000:+.2f} ms per decision)"
+            f"{b * 1000:8.1f} ms ({(b - h) / h_decisions * 1000:+.2f} ms per decision; "
+            f"host CPU {b_cpu / h_decisions * 1000:.2f} ms per decision)"
         )
 
 
