@@ -716,6 +716,18 @@ def test_a_one_megabyte_line_is_refused_and_the_game_goes_on(host):
     assert "Final table" in ann.transcript
 
 
+def test_what_a_player_types_reaches_only_their_own_prompts(host):
+    """ben types a stray word at his first prompt: only his screen shows it (refused and
+    asked again); ann's screen and the host's never do, and the game goes on."""
+    hosted = host("--seats", "2", "--seed", "9", "--max-rounds", "2")
+    ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+    play_in_order(hosted, (ann, ann.play()), (ben, ben.play(send={1: "xyzzy\n"})))
+    assert hosted.finish() == 0
+    assert ben.transcript.count("xyzzy") == 1
+    assert "xyzzy" not in ann.transcript and "xyzzy" not in hosted.output
+    assert "Final table" in ann.transcript
+
+
 def test_binary_garbage_and_escape_sequences_typed_are_cleaned_and_asked_again(host):
     hosted = host("--seats", "2", "--seed", "9", "--max-rounds", "2")
     ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
