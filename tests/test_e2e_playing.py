@@ -81,6 +81,8 @@ def test_help_a_cards_text_the_log_back_and_quit_with_save_then_resume(tmp_path)
 
 
 def test_knocked_out_in_round_1_the_human_is_told_by_whom_and_watches_the_rest(tmp_path):
+    """Then the end screen says who knocked out whom, and "play again, same seed" deals the
+    same hand again."""
     child = spawn(
         "play", "--seed", SEED, "--sets", "base", "--max-rounds", "4", "--delay", "0",
         cwd=tmp_path,
@@ -102,7 +104,13 @@ def test_knocked_out_in_round_1_the_human_is_told_by_whom_and_watches_the_rest(t
     assert "Round 2" in shown and "Final table" in shown
     assert "Knocked out:" in shown and "Round 1: you, by Bix's Assassin." in shown
     assert "Play which card" not in shown  # a lost player does not select
-    child.sendline("")  # leave
+    child.sendline("s")  # play again, the same deal
+    child.expect(r"Spoiler for You against 3 greedy bots, with base\.")
+    child.expect(r"You got Spoiler, Purge and Assassin\.")
+    child.expect(CARD)
+    child.sendline("q")
+    child.expect(r"to resume later\? \[Y/n\]")
+    child.sendline("n")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 0
+    assert child.exitstatus == 130

@@ -142,3 +142,31 @@ def test_an_effect_in_play_says_whose_it_is_on_whom_and_for_how_long():
         "In effect: Ann's Hex on you, this round and 1 more: For this round and the next two, "
         "the hexed player cannot win."
     )
+
+
+def test_a_cards_text_can_come_with_every_play_or_never():
+    game = table([base], [["Supply", "Supply"], ["Supply", "Supply"]], deck=DECK)
+    play_round(game, {0: "Supply", 1: "Supply"})
+    for when, times in (("always", 2), ("never", 0)):
+        out = io.StringIO()
+        screen = Screen(Console(file=out, width=200, color_system=None), card_text=when)
+        screen.follow(game)
+        screen.catch_up()
+        assert out.getvalue().count("Supply: Draw two cards.") == times
+
+
+def test_watching_is_paced_on_a_terminal_only_while_no_human_is_in_play():
+    """`--delay` when given; else half a second on a terminal while only bots play (a game
+    of bots, or every human out), and never for a pipe."""
+    game = table([base], [["Supply"], ["Supply"]], deck=DECK)
+    game.seats[0].kind = "human"
+
+    def pace(terminal: bool, delay=None) -> float:
+        console = Console(file=io.StringIO(), force_terminal=terminal)
+        screen = Screen(console, reader=0, delay=delay)
+        screen.follow(game)
+        return screen.pace()
+
+    assert (pace(True), pace(False), pace(False, delay=1.5)) == (0, 0, 1.5)
+    game.state.players[0].status = Status.LOST
+    assert (pace(True), pace(False), pace(True, delay=0)) == (0.5, 0, 0)
