@@ -1,0 +1,121 @@
+"""What each distribution ships: its licence, its metadata, and everything its tests need.
+
+Builds the sdist and, from it, the wheel of spoiler-game and of each expansion once (offline,
+no build isolation, as tests/test_install_e2e.py does) and reads what is inside. `.ci/run`
+goes further: it runs `pytest` from each unpacked sdist.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tarfile
+import zipfile
+from email.parser import Parser
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXPANSIONS = ("spoiler-chrono", "spoiler-mirror")
+PROJECTS = {"spoiler-game": ROOT, **{name: ROOT / "expansions" / name for name in EXPANSIONS}}
+
+pytestmark = pytest.mark.skipif(
+    not all((path / "pyproject.toml").is_file() for path in PROJECTS.values()),
+    reason="needs a source checkout with expansions/",
+)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> dict[str, tuple[Path, Path]]:
+    """{distribution: (sdist, wheel)}, the wheel built from the sdist."""
+    out = tmp_path_factory.mktemp("dist")
+    found = {}
+    for name, path in PROJECTS.items():
+        subprocess.run(
+            [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(path)],
+            check=True,
+            capture_output=True,
+        )
+        stem = name.replace("-", "_")
+        found[name] = (next(out.glob(f"{stem}-*.tar.gz")), next(out.glob(f"{stem}-*.whl")))
+    return found
+
+
+def sdist_names(sdist: Path) -> set[str]:
+    with tarfile.open(sdist) as tar:
+        return {member.name.partition("/")[2] for member in tar.getmembers()}
+
+
+def wheel_names(wheel: Path) -> set[str]:
+    with zipfile.ZipFile(wheel) as zf:
+        return set(zf.namelist())
+
+
+def wheel_metadata(wheel: Path):
+    with zipfile.ZipFile(wheel) as zf:
+        name = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
+        return Parser().parsestr(zf.read(name).decode())
+
+
+@pytest.mark.parametrize("name", PROJECTS)
+def test_every_wheel_and_sdist_ships_the_mit_licence(built, name):
+    sdist, wheel = built[name]
+    assert "LICENSE" in sdist_names(sdist)
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in wheel_names(wheel))
+    meta = wheel_metadata(wheel)
+    assert meta["License-Expression"] == "MIT" and meta["License-File"] == "LICENSE"
+
+
+def test_the_expansions_carry_the_same_licence_as_the_game():
+    text = (ROOT / "LICENSE").read_text()
+    assert "MIT License" in text
+    for name in EXPANSIONS:
+        assert (ROOT / "expansions" / name / "LICENSE").read_text() == text
+
+
+@pytest.mark.parametrize("name", PROJECTS)
+def test_metadata_names_authors_keywords_and_classifiers(built, name):
+    meta = wheel_metadata(built[name][1])
+    classifiers = meta.get_all("Classifier")
+    assert meta["Author"] and meta["Keywords"]
+    assert "Environment :: Console" in classifiers
+    assert "Topic :: Games/Entertainment" in classifiers
+    assert "Programming Language :: Python :: 3.11" in classifiers
+    assert "Programming Language :: Python :: 3.13" in classifiers
+    assert meta["Requires-Python"] == ">=3.11"
+
+
+def test_the_game_wheel_is_typed_and_runs_as_python_m_spoiler(built):
+    names = wheel_names(built["spoiler-game"][1])
+    assert {"spoiler/py.typed", "spoiler/__main__.py"} <= names
+    result = subprocess.run(
+        [sys.executable, "-m", "spoiler", "--version"], capture_output=True, text=True
+    )
+    assert result.returncode == 0 and "0." in result.stdout
+
+
+def test_the_game_sdist_holds_the_code_and_tests_of_every_expansion(built):
+    """Its test paths include expansions/, so their code must come with their tests."""
+    names = sdist_names(built["spoiler-game"][0])
+    for name in EXPANSIONS:
+        package = name.replace("-", "_")
+        assert f"expansions/{name}/src/{package}/__init__.py" in names
+        assert f"expansions/{name}/pyproject.toml" in names
+        assert any(n.startswith(f"expansions/{name}/tests/test_") for n in names)
+    assert {"tests/conftest.py", "CHANGELOG.md", "README.md", "docs/rules.md"} <= names
+
+
+@pytest.mark.parametrize("name", EXPANSIONS)
+def test_an_expansion_sdist_holds_its_code_and_its_tests(built, name):
+    names = sdist_names(built[name][0])
+    package = name.replace("-", "_")
+    assert f"src/{package}/__init__.py" in names and f"src/{package}/cards.py" in names
+    assert any(n.startswith("tests/test_") for n in names)
+    assert {"pyproject.toml", "README.md", "LICENSE"} <= names
+
+
+def test_the_changelog_keeps_an_unreleased_section():
+    text = (ROOT / "CHANGELOG.md").read_text()
+    assert "Keep a Changelog" in text
+    assert "\n## [Unreleased]\n" in text
