@@ -170,3 +170,18 @@ def test_watching_is_paced_on_a_terminal_only_while_no_human_is_in_play():
     assert (pace(True), pace(False), pace(False, delay=1.5)) == (0, 0, 1.5)
     game.state.players[0].status = Status.LOST
     assert (pace(True), pace(False), pace(True, delay=0)) == (0.5, 0, 0)
+
+
+def test_an_at_end_of_round_part_that_changes_nothing_says_why_with_its_plays_choices():
+    """Issue 11: "At End of Round: your Prophecy." followed by nothing. Now the reason
+    names what Prophecy was played with, though the card has no mid-round effect."""
+    game = table(
+        [base], [["Prophecy"], ["Supply"], ["Supply"]], deck=DECK, names=NAMES, priority=[0, 1, 2]
+    )
+    play_round(game, {0: ("Prophecy", 1, "Crown"), 1: "Supply", 2: "Supply"})
+    text = told(game, reader=0)
+    assert (
+        "At End of Round: your Prophecy.\n  Nothing happens: Bix's card this round is not Crown."
+        in text
+    )
+    assert text.count("Nothing happens") == 1  # playing it mid-round is not idle

@@ -72,10 +72,12 @@ class Story:
         idle = None
         if kind in PARTS or kind in CLOSERS:
             idle = self._close()
+        if kind == "played":  # its targets and information, for its At End of Round part
+            self._plays[(event.round, event.seat)] = self._part_of(event)
         if kind in PARTS and self._acts(event):
             self._open(event)
-        elif kind == "revealed" and self._part is not None and self._part.seat == event.seat:
-            self._part = replace(self._part, info=event.data.get("info"))  # a secret info
+        elif kind == "revealed":  # a secret information, made public once its card resolved
+            self._reveal(event)
         elif self._part is not None and kind not in UNCHANGING:
             if kind == "copied":
                 self._acting.add(event.data.get("card"))
@@ -99,19 +101,24 @@ class Story:
         card = self.cards.get(event.data.get("card") or event.cause)
         return card is None or card.main is not None
 
-    def _open(self, event) -> None:
+    def _reveal(self, event) -> None:
+        info, key = event.data.get("info"), (event.round, event.seat)
+        if key in self._plays:
+            self._plays[key] = replace(self._plays[key], info=info)
+        if self._part is not None and self._part.seat == event.seat:
+            self._part = replace(self._part, info=info)
+
+    @staticmethod
+    def _part_of(event) -> Part:
         data = event.data
         card = data.get("card") or event.cause
+        targets = tuple(data.get("targets") or ())
+        return Part(event.round, "played", event.seat, card, targets, data.get("info"))
+
+    def _open(self, event) -> None:
+        card = event.data.get("card") or event.cause
         if event.kind == "played":
-            part = Part(
-                event.round,
-                "played",
-                event.seat,
-                card,
-                tuple(data.get("targets") or ()),
-                data.get("info"),
-            )
-            self._plays[(event.round, event.seat)] = part
+            part = self._plays[(event.round, event.seat)]
         else:  # an At Beginning/End part: the targets are those the card was played with
             played = self._plays.get((event.round, event.seat))
             if played is None or played.card != card:
