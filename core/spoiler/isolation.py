@@ -59,6 +59,8 @@ def validate(
         general = outcome.general or general
         if outcome.finished:
             break
+        if outcome.importing is not None and outcome.importing in broken:
+            break  # cannot happen: a plugin known broken is never imported again
         if outcome.importing is not None:
             broken[outcome.importing] = outcome.why("while importing")
         elif outcome.playing is not None:
@@ -67,8 +69,10 @@ def validate(
                 Problem(name, None, "crashed", outcome.why("in a game"), seed, name)
             )
             done[name] = report
-        else:
-            general.append(Problem("spoiler", None, "crashed", outcome.why("")))
+        else:  # registering sets and bots, or static checks: no one plugin to blame
+            general.append(
+                Problem("spoiler", None, "crashed", f"a plugin {outcome.why('while loading')}")
+            )
             break
     order = outcome.chosen or list(done)
     return [done[n] for n in order if n in done], general
@@ -85,12 +89,14 @@ class _Outcome:
         self.playing: tuple[str, int, SetReport] | None = None  # set, seed, report so far
         self.returncode: int | None = None
         self.timed_out: float | None = None
+        self.phase = "importing"  # importing, registering, playing
 
     def why(self, where: str) -> str:
         where = f" {where}" if where else ""
         if self.timed_out is not None:
-            what = "importing" if self.importing is not None else "the game"
-            return f"did not finish {what} within {self.timed_out:g} s (hung, or in a loop)"
+            what = {"importing": "importing", "registering": "registering its sets and bots"}
+            doing = what.get(self.phase, "the game")
+            return f"did not finish {doing} within {self.timed_out:g} s (hung, or in a loop)"
         code = self.returncode
         if code is not None and code < 0:
             import signal
@@ -158,8 +164,10 @@ class _Child:
                 kind = message["kind"]
                 if kind == "importing":
                     outcome.importing, deadline = message["plugin"], IMPORT_SECONDS
+                    outcome.phase = "importing" if outcome.importing else "registering"
                 elif kind == "loaded":
                     outcome.importing, deadline = None, GAME_SECONDS
+                    outcome.phase = "playing"
                     outcome.error, outcome.chosen = message["error"], message["chosen"]
                 elif kind == "set":
                     playing = {"name": message["name"], "cards": message["cards"], "games": 0}
@@ -215,7 +223,7 @@ def child() -> None:
     _limit_memory(request["memory"])
     validation.ROUND_SECONDS = request["round_seconds"]
     registry = plugins.load(
-        before_import=lambda info: tell("importing", plugin=info.key),
+        before_import=lambda info: tell("importing", plugin=info.key if info else None),
         known_broken=request["broken"],
     )
     names, games, first_seed = request["names"], request["games"], request["seed"]

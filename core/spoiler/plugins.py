@@ -217,7 +217,8 @@ def load(environ=None, entry_points=None, *, before_import=None, known_broken=No
     failure, like any exception; only the user's Ctrl-C (``spoiler.interrupts.Stop``) stops
     the loading.
 
-    ``before_import(info)`` is called before each plugin is imported, and ``known_broken``
+    ``before_import(info)`` is called before each plugin is imported (and with None once all
+    are, before the content hooks run), and ``known_broken``
     (plugin key -> reason) names plugins not to import at all: ``spoiler sets validate``
     uses both to survive plugins that kill or hang the process that imports them
     (``spoiler.isolation``)."""
@@ -249,6 +250,8 @@ def load(environ=None, entry_points=None, *, before_import=None, known_broken=No
                 continue
             _register(registry, info, plugin)
         pm.check_pending()  # every misspelt hook was caught above; this keeps it so
+        if before_import is not None:
+            before_import(None)  # every import done: now the content hooks run
         _collect_sets(registry)
         _collect_agents(registry)
     return registry
