@@ -27,7 +27,7 @@ from rich.segment import ControlType, Segment
 from rich.table import Table
 from rich.text import Text
 
-from spoiler.narrate import MINOR, label, narrate, ordinal
+from spoiler.narrate import MINOR, Teller, label, narrate, ordinal
 from spoiler.state import Status
 from spoiler.story import PARTS, Story
 from spoiler.views import PlayerInfo
@@ -210,8 +210,9 @@ class Screen:
 
     def whose_card(self, outcome, you=None) -> str:
         """The card behind an outcome, and whose it was: "Bix's Accuse", "your own Jewel"."""
-        card = self.game.cards_by_id.get(outcome.card)
-        what = card.name if card is not None else "the rules"
+        game = self.game
+        teller = Teller(self.names, game.cards_by_id, you, game.labels)  # a rule by its label
+        what = teller.card(outcome.card) if outcome.card else "the rules"
         if outcome.by is None:
             return what
         if outcome.by == outcome.seat:
