@@ -495,3 +495,36 @@ def test_every_typed_line_is_consumed_in_order():
     game.seats[0].agent = HumanAgent(screen)
     game.play_round()
     assert typed.readline() == "leftover\n"
+
+
+# -- the in-game commands (issue 11) ---------------------------------------------------------
+def test_back_at_an_information_prompt_chooses_the_card_again():
+    """`back` when asked to name a card: the card prompt again, and the new choice stands."""
+    game = table(
+        [prompt_cards()], hands=[["Guess", "Stone"], ["Stone"], ["Stone"]], deck=["Stone"] * 6
+    )
+    screen = human_at(game, 0, answers("guess", "b", "back", "stone"))
+    game.play_round()
+    assert selection(game, 0) == {"card": "prompts:stone", "targets": [], "info": None}
+    assert screen.getvalue().count("Play which card?") == 2
+
+
+def test_back_at_the_card_prompt_is_refused_with_the_reason():
+    game = table([prompt_cards()], hands=[["Stone"], ["Stone"]], deck=["Stone"] * 6)
+    screen = human_at(game, 0, answers("back", "stone"))
+    game.play_round()
+    assert "There is nothing to go back to here: please answer." in screen.getvalue()
+
+
+def test_q_at_a_question_mid_round_stops_the_game_like_end_of_input():
+    """A question a card asks mid-round takes the commands too: `q` stops the game there
+    (as end of input does, so that the stopped game can be saved)."""
+    from spoiler.cli.screen import QuitGame
+    from spoiler.testing import play_round
+    from spoiler_base import base
+
+    game = table([base], hands=[["Tribute"], ["Jewel", "Crown", "Supply"]], deck=["Supply"] * 6)
+    screen = human_at(game, 1, answers("1", "q"))
+    with pytest.raises(QuitGame):
+        play_round(game, {0: ("Tribute", 1)})
+    assert "Tribute asks you: Give A which card?" in screen.getvalue()
