@@ -375,3 +375,15 @@ def test_screens_show_the_set_of_a_card_whose_name_another_set_shares():
     assert labels == {"Accuse (base)", "Accuse (lookalike)"}
     jewel = next(c for c in cards if c.name == "Jewel")
     assert card_label(jewel, shared) == "Jewel"
+
+
+def test_a_plugin_bot_that_says_it_is_built_in_is_not_believed():
+    """Fast mode skips checking the selections of the core's own bots; a plugin's bot
+    claiming ``builtin = True`` is still checked."""
+
+    class Claims(Raises):
+        builtin = True
+
+    registry = wild(lambda seat, seed: Claims(ValueError("x")))()
+    assert registry.agent("wild", 0, 1).builtin is False
+    assert registry.agent("greedy", 0, 1).builtin is True

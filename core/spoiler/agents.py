@@ -77,6 +77,10 @@ class PluginBot:
     never the user's Ctrl-C) stops the game with a ``spoiler.engine.GameError`` naming the
     bot kind and its plugin, so a game in the terminal ends with one line, its record kept."""
 
+    #: Only the core's own bots are trusted to select legally unchecked (spoiler.fast): a
+    #: plugin's bot that says it is built in is not believed.
+    builtin = False
+
     def __init__(self, bot, kind: str, plugin: str):
         self.bot, self.kind, self.plugin = bot, kind, plugin
 
