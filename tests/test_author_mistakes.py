@@ -176,3 +176,24 @@ def test_replace_takes_a_card_name_and_find_card_names_the_closest(toy):
     ):
         game.find_card("Crwn")
     assert game.find_card("toy:crown") is game.find_card("CROWN")
+
+
+def test_a_card_put_straight_into_cards_is_checked_when_the_set_registers():
+    """CardSet.cards is a plain list: a card appended to it, skipping the checks of
+    CardSet.add, is checked when the plugin registers the set all the same."""
+    from spoiler.cards import Card
+
+    card_set = CardSet("oops", "0.1.0")
+    card_set.cards.append(Card("oops:huge", "Huge", "A big deck.", copies=10**9))
+
+    class Plugin:
+        @hookimpl
+        def spoiler_register_sets(self, register):
+            register(card_set)
+
+    registry = plugins.load({}, [FakeEntryPoint("oops", Plugin())])
+    [info] = [i for i in registry.set_infos if i.name == "oops"]
+    assert (info.status, info.error) == (
+        "broken",
+        "card Huge: copies must be from 1 to 100, not 1000000000",
+    )

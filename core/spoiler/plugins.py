@@ -28,7 +28,7 @@ from typing import Any
 import pluggy
 
 from spoiler import API_VERSION, hookspecs
-from spoiler.cards import CardSet
+from spoiler.cards import Card, CardSet, declaration_problems
 from spoiler.interrupts import PLUGIN_FAILURES, Stop
 
 GROUP = "spoiler"
@@ -542,7 +542,12 @@ def _check_set(card_set, info: PluginInfo) -> None:
             f"set {card_set.name!r} needs plugin API {card_set.api}, "
             f"but this spoiler-game has API {API_VERSION}"
         )
-    for card in card_set.cards:
+    for card in card_set.cards:  # (also cards put into ``cards`` without CardSet.add)
+        if not isinstance(card, Card):
+            raise _SetProblem(f"set {card_set.name!r}: {card!r} is not a spoiler Card")
+        problems = declaration_problems(card)
+        if problems:
+            raise _SetProblem(f"card {card.name}: {'; '.join(problems)}")
         if not card.id.startswith(card_set.name + ":"):
             raise _SetProblem(f"card id {card.id!r} is outside set {card_set.name!r}")
 
