@@ -110,3 +110,22 @@ def test_play_warns_about_a_hook_function_not_marked_hookimpl(everything):
         "Warning: plugin 'quiet': spoiler_round_start is not marked @spoiler.hookimpl, so it "
         "is never called"
     ) in result.stderr
+
+
+def test_an_effect_no_player_owns_is_told_as_the_rules(toy):
+    """Ruling 13: an effect put into play by a set's rule has no owner; the table says so."""
+    from spoiler.cards import Ongoing
+    from spoiler.cli.human import in_effect
+    from spoiler.testing import table
+
+    class Omen(Ongoing):
+        name = "Omen"
+        text = "Nothing, for now."
+        rounds = 2
+
+    game = table([toy], [["Blank"], ["Blank"]], deck=["Blank"] * 4)
+    game.add_ongoing(Omen(), cause="toy:rule")
+    [(name, owner, rounds)] = game.view(0).ongoing
+    assert in_effect(game.view(0), name, owner, rounds) == (
+        "In effect: the rules' Omen, this round and 1 more: Nothing, for now."
+    )

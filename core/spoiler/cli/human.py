@@ -336,11 +336,17 @@ def in_effect(view: PlayerView, name: str, owner: int, rounds: int | None) -> st
     "In effect: Ada's Hex on Cog, this round and 2 more: For this round and the next two,
     the hexed player cannot win." (Who it is on: the targets of the card that made it.)"""
     you = view.seat
-    whose = "your" if owner == you else f"{view.name_of(owner)}'s"
+    if owner == you:
+        whose = "your"
+    elif 0 <= owner < len(view.players):
+        whose = f"{view.name_of(owner)}'s"
+    else:  # an effect a set's rule put into play: no player owns it (ruling 13)
+        whose = "the rules'"
+    seat = owner if owner >= 0 else None  # how the engine's events name an owner
     text, card = "", None
     targets: tuple[int, ...] | list[int] = ()
     for event in reversed(view.events):
-        if event.kind == "ongoing_added" and event.seat == owner and event.data["name"] == name:
+        if event.kind == "ongoing_added" and event.seat == seat and event.data["name"] == name:
             text, card = event.data.get("text") or "", event.cause
             break
     for event in reversed(view.events):
