@@ -107,14 +107,23 @@ class ExpertAgent:
         return out
 
     def _likely_names(self, view: PlayerView, search, base: int) -> dict:
-        """For each seat (None: the deck), how often each card name was in its hand across
-        a few determinizations."""
+        """For each seat (None: the deck), how likely each card name is to matter across a
+        few determinizations: each card in its hand counts once, and the card the rollout
+        policy would select from that hand counts twice more (a guess about what a player
+        holds or plays is best made about what they would play)."""
         counts: dict = {None: Counter()}
         for i in range(NAME_SAMPLES):
-            world = search.sample(random.Random(base ^ (0x5EED + i)))
+            world_seed = base ^ (0x5EED + i)
+            world = search.sample(random.Random(world_seed))
             for p in world.state.players:
-                if p.seat != view.seat:
-                    counts.setdefault(p.seat, Counter()).update(c.name for c in p.hand)
+                if p.seat == view.seat or p.status is Status.LOST:
+                    continue
+                seen = counts.setdefault(p.seat, Counter())
+                seen.update(c.name for c in p.hand)
+                seat_view = world.view(p.seat)
+                if seat_view.playable:
+                    chosen = Policy(world_seed, p.seat, 0.0).select(seat_view)
+                    seen[chosen.card.name] += 2
             counts[None].update(c.name for c in world.state.deck)
         return counts
 
