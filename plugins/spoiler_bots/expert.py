@@ -7,7 +7,9 @@ tries each in many *determinizations*: copies of the game in which everything it
 the game out with the greedy policy for every seat (a rollout), and counts how often it
 wins. Sequential halving spends the budget: every candidate gets a few rollouts, the better
 half gets more, and so on until one is left. The same determinizations serve every
-candidate, so they are compared on the same deals.
+candidate, so they are compared on the same deals. The rollout policy's own choice is one
+of them and stays to the end: the expert plays something else only when it wins clearly
+more often (``MARGIN``), so a small budget never makes it worse than its rollouts.
 
 Answers to cards' questions are searched the same way: the round is played again from its
 selection in fresh determinizations, with its own selection and the plays already revealed
@@ -35,6 +37,9 @@ from spoiler_bots.greedy import GreedyAgent
 #: Rollouts per millisecond of thinking time, for a seeded expert's budget.
 ROLLOUTS_PER_MS = 1.0
 DEFAULT_THINK_MS = 200
+#: How much more often (share of rollouts won, on the same deals) another selection must win
+#: than the rollout policy's own choice to be played instead.
+MARGIN = 0.03
 #: Rounds a rollout plays before it is scored as undecided.
 HORIZON = 30
 #: Information options (card names) tried per target, the likeliest ones.
@@ -71,6 +76,11 @@ class ExpertAgent:
             return self._random.select(view)
         base = self.rng.getrandbits(32)
         candidates = self._candidates(view, search, base)
+        # The rollout policy's own choice comes first and stays to the end: the search
+        # plays something else only when it wins clearly more often on the same deals.
+        usual = Policy(base, view.seat, 0.0).select(view)
+        key = (usual.card, tuple(usual.targets), usual.info)
+        candidates = [usual] + [c for c in candidates if (c.card, c.targets, c.info) != key]
         if len(candidates) == 1:
             best = candidates[0]
         else:
@@ -79,7 +89,7 @@ class ExpertAgent:
                 world = search.sample(random.Random(world_seed))
                 return self._rollout(world, world_seed, Forced(candidate))
 
-            best = self._halve(candidates, rollout, base)
+            best = self._halve(candidates, rollout, base, keep_first=True)
         self._round = (view.round, search, best)
         return best
 
@@ -145,8 +155,10 @@ class ExpertAgent:
         return self._halve(list(options), rollout, base)
 
     # -- search ------------------------------------------------------------------------------
-    def _halve(self, candidates: list, rollout, base: int):
-        """Sequential halving: share the budget over rounds, each keeping the better half."""
+    def _halve(self, candidates: list, rollout, base: int, keep_first: bool = False):
+        """Sequential halving: share the budget over rounds, each keeping the better half.
+        ``keep_first``: the first candidate stays to the end, and is chosen unless another
+        wins at least ``MARGIN`` more often."""
         rounds = max(1, (len(candidates) - 1).bit_length())
         budget = self.rollouts
         start, seconds = time.perf_counter(), None
@@ -172,7 +184,12 @@ class ExpertAgent:
             alive.sort(key=lambda i: -mean[i])  # stable: ties keep the listed order
             if r < rounds - 1:
                 alive = alive[: max(1, (len(alive) + 1) // 2)]
-        return candidates[alive[0]]
+                if keep_first and 0 not in alive:
+                    alive.append(0)
+        best = alive[0]
+        if keep_first and best != 0 and mean[best] - mean[0] < MARGIN:
+            return candidates[0]
+        return candidates[best]
 
     def _rollout(self, world, world_seed: int, me: Forced, forced: dict | None = None) -> float:
         """Play a determinization out; 1 if this seat won, its share if undecided, else 0."""
