@@ -563,6 +563,14 @@ def test_echo_ruling_does_not_copy_an_echo():
     assert [game.counter(s, TREASURE) for s in range(3)] == [1, 1, 0]
 
 
+def test_echo_ruling_a_cancelled_card_is_not_copied():
+    """Ruling (rules.md 12): a cancelled card did nothing, so there is nothing to copy."""
+    game = table([base], [["Spoiler"], ["Treasure"], ["Echo"]], deck=DECK, priority=[0, 1, 2])
+    events = play_round(game, {0: ("Spoiler", 1), 1: "Treasure", 2: ("Echo", 1)})
+    assert [game.counter(s, TREASURE) for s in range(3)] == [0, 0, 0]
+    assert not of_kind(events, "copied")
+
+
 def test_echo_ruling_beginning_and_end_of_round_parts_are_not_copied():
     """Ruling: At Beginning and At End of Round parts are not copied: echoing Shield does nothing."""
     game = table([base], [["Shield"], ["Echo"], ["Assassin"]], deck=DECK, priority=[2, 0, 1])

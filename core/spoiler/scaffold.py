@@ -69,6 +69,7 @@ def files(name: str) -> dict[str, str]:
         "tool": {
             "hatch": {"build": {"targets": {"wheel": {"packages": [f"src/{package}"]}}}},
             "pytest": {"ini_options": {"testpaths": ["tests"]}},
+            "ruff": {"line-length": 100},  # as Spoiler's own code, so card texts fit a line
         },
     }
     return {
@@ -98,12 +99,13 @@ PACKAGE = '''\
 """{title}: an expansion for Spoiler.
 
 A card is a class whose attributes read like the printed card; its effects act only through
-the verbs (play.lose, play.add_counter ...). The set's rule is a hook: it runs only in games
+the verbs (play.lose, play.add_counter ...). `@staticmethod` and `play: Play` let your editor
+and type checker complete `play.` and catch a misspelt verb. The set's rule is a hook: it runs only in games
 that use this set. Rename, rewrite, add cards: `spoiler sets validate {name}` and
 `python -m pytest` tell you what is wrong.
 """
 
-from spoiler import ANOTHER_PLAYER, CardSet, hookimpl
+from spoiler import ANOTHER_PLAYER, CardSet, Game, Play, hookimpl
 
 #: Loot: a public counter on each player, named after the set so it clashes with no other.
 LOOT = "{name}:loot"
@@ -128,7 +130,8 @@ class Stash:
     text = "Gain 1 loot."
     copies = 4
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         play.add_counter(play.player, LOOT, 1)
 
 
@@ -139,7 +142,8 @@ class Pickpocket:
     target = ANOTHER_PLAYER
     rulings = ("A player who has lost can still have their loot taken.",)
 
-    def main(play):
+    @staticmethod
+    def main(play: Play) -> None:
         if play.counter(play.target, LOOT) > 0:
             play.add_counter(play.target, LOOT, -1)
             play.add_counter(play.player, LOOT, 1)
@@ -153,7 +157,7 @@ def spoiler_register_sets(register):
 
 
 @hookimpl
-def spoiler_round_end(game):
+def spoiler_round_end(game: Game) -> None:
     """The set's rule: enough loot wins at the end of a round."""
     for seat in sorted(range(len(game.state.players)), key=game.priority_of):
         if game.counter(seat, LOOT) >= LOOT_TO_WIN:

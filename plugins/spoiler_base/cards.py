@@ -423,6 +423,7 @@ class Echo:
         "At Beginning and At End of Round parts are not copied: echoing Shield, Mirror, "
         "Haste, Prophecy or Crown does nothing.",
         "The same targets means a card that targeted you now targets you from your own play.",
+        "A cancelled card did nothing, so there is nothing to copy: echoing it does nothing.",
     )
     unmet = "{target_s} card had not resolved yet, was cancelled, or is an Echo"
 
