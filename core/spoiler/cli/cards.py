@@ -1,7 +1,5 @@
 """``spoiler cards list`` and ``spoiler cards show``: the cards of the installed sets."""
 
-from __future__ import annotations
-
 import difflib
 
 import typer
@@ -86,24 +84,19 @@ def list_cards(
     """List the cards of every installed set, or of one set.
 
     Each card with its set, its copies in the deck, what it asks for and its text."""
-    from rich import box
-    from rich.table import Table
+    from spoiler.cli.columns import Column, render
 
     card_sets = _usable_sets(set_name)
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, expand=True)
-    table.add_column("Card", style="bold", no_wrap=True)
-    table.add_column("Set", no_wrap=True)
-    table.add_column("Copies", justify="right")
-    table.add_column("You choose", ratio=1)
-    table.add_column("Text", ratio=2)
-    total = 0
-    for card_set in card_sets:
-        for card in sorted(card_set.cards, key=lambda c: c.name.lower()):
-            table.add_row(card.name, card_set.name, str(card.copies), needs(card), card.text)
-            total += card.copies
-    kinds = sum(len(s.cards) for s in card_sets)
-    console().print(table)
-    console().print(f"{kinds} cards, {total} in the deck.", markup=False)
+    columns = [Column("Card"), Column("Set"), Column("Copies", right=True)]
+    columns += [Column("You choose", wrap=1), Column("Text", wrap=2)]
+    rows = [
+        [card.name, card_set.name, str(card.copies), needs(card), card.text]
+        for card_set in card_sets
+        for card in sorted(card_set.cards, key=lambda c: c.name.lower())
+    ]
+    render(columns, rows, styles={(r, 0): "bold" for r in range(len(rows))})
+    total = sum(c.copies for s in card_sets for c in s.cards)
+    print(f"{sum(len(s.cards) for s in card_sets)} cards, {total} in the deck.")
 
 
 @cards_app.command(

@@ -4,8 +4,6 @@ The work is in ``spoiler.host``; asyncssh (the ``host`` extra) is imported only 
 command runs, so no other command pays for it.
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 
 import typer

@@ -1,7 +1,5 @@
 """``spoiler rules``: the rules and rulings."""
 
-from __future__ import annotations
-
 import typer
 
 from spoiler.cli import app

@@ -1,7 +1,5 @@
 """``spoiler new set NAME``: start an expansion from a complete, working one."""
 
-from __future__ import annotations
-
 from pathlib import Path
 
 import typer

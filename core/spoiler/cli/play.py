@@ -6,8 +6,6 @@ The pieces are separate so that recording, replaying and resuming reuse them:
 game, and ``run_game`` plays it round by round on a ``Screen``.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from pathlib import Path
 

@@ -5,8 +5,6 @@ code 2, and is never written to. ``replay`` only reads; ``resume`` appends round
 record, one whole round at a time, always through a temporary file renamed over it.
 """
 
-from __future__ import annotations
-
 import os
 from pathlib import Path
 

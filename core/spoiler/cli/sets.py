@@ -1,8 +1,6 @@
 """``spoiler sets list``, ``spoiler sets validate`` and ``spoiler plugins``: what is installed,
 whether it works, and what each plugin hooks into."""
 
-from __future__ import annotations
-
 import typer
 
 from spoiler.cli import app
@@ -58,25 +56,25 @@ def list_sets(
     if as_json:
         _print_json([info.as_dict() for info in infos])
         return
-    from rich.markup import escape
-    from rich.table import Table
+    from spoiler.cli.columns import Column, render
 
-    table = Table(title="Card sets", title_justify="left")
-    for column in ("Set", "Version", "Distribution", "Cards", "Status", "Reason"):
-        table.add_column(column, justify="right" if column == "Cards" else "left", overflow="fold")
-    for info in infos:
-        style = STATUS_STYLE[info.status]
-        table.add_row(
+    columns = [Column("Set"), Column("Version"), Column("Distribution"), Column("Cards", True)]
+    columns += [Column("Status"), Column("Reason", wrap=1)]
+    rows = [
+        [
             info.name,
             info.version,
             info.distribution,
             str(info.cards) if info.status == "ok" else "-",
-            f"[{style}]{info.status}[/]",
-            escape(info.error or ""),
-        )
-    console().print(table)
+            info.status,
+            info.error or "",
+        ]
+        for info in infos
+    ]
+    styles = {(r, 4): STATUS_STYLE[info.status] for r, info in enumerate(infos)}
+    render(columns, rows, title="Card sets", styles=styles)
     if not infos:
-        console().print("No card set is installed.")
+        print("No card set is installed.")
 
 
 @sets_app.command(

@@ -1,8 +1,6 @@
 """``spoiler simulate``: many seeded games between bots, on every core or on a Dask cluster,
 and the figures a set author balances by (see docs/simulate.md)."""
 
-from __future__ import annotations
-
 import os
 
 import typer
