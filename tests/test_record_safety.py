@@ -323,7 +323,7 @@ main()
 """
 
 
-@pytest.mark.parametrize("module", ["typer", "rich.console", "pluggy", "spoiler_base"])
+@pytest.mark.parametrize("module", ["typer", "pluggy", "spoiler_base", "spoiler.cli.columns"])
 def test_ctrl_c_while_the_program_starts_prints_no_traceback(tmp_path, module):
     """Ctrl-C in the first second: while the CLI's libraries load, or the plugins."""
     done = subprocess.run(
