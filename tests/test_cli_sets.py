@@ -249,6 +249,28 @@ def test_sets_validate_finds_an_effect_stuck_in_a_loop(installed, monkeypatch):
     assert "never returns" in problems[0]["message"] and problems[0]["seed"] is not None
 
 
+def test_sets_validate_names_a_card_the_engines_runaway_guard_stopped(installed, monkeypatch):
+    """An effect looping through the verbs trips the engine's own guard (a step budget,
+    deterministic, on any thread): the problem is "stuck", with the card and the seed."""
+    from spoiler import engine
+
+    def forever(play):
+        while True:
+            play.note("again")
+
+    loopy = CardSet("loopy", "0.1.0")
+    loopy.card(type("Ouroboros", (), {"text": "Say it, forever.", "copies": 40, "main": forever}))
+    installed(FakeEntryPoint("loopy", SetPlugin(loopy)))
+    monkeypatch.setattr(engine, "MAX_ROUND_STEPS", 3_000)
+    result = run("sets", "validate", "loopy", "--games", "3", "--json")
+    problems = json.loads(result.stdout)["problems"]
+    assert [(p["set"], p["card"], p["check"]) for p in problems] == [
+        ("loopy", "Ouroboros", "stuck")
+    ]
+    assert "ran past the engine's limit (round" in problems[0]["message"]
+    assert "over 3,000 steps" in problems[0]["message"]
+
+
 def test_sets_validate_notes_a_card_no_game_played(installed):
     """A card whose target can never be met is never played: validate notes it, without
     failing (a rare card may simply not have come up)."""

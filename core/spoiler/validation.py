@@ -233,7 +233,7 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
     """Seeded random-bot games of ``set_name`` mixed into the base set; ``progress(set_name)``
     is called after each game."""
     from spoiler.agents import RandomAgent
-    from spoiler.engine import Game, GameError, Seat
+    from spoiler.engine import Game, GameError, RoundTooLong, Seat
     from spoiler.testing import check_invariants
 
     card_set = registry.sets[set_name]
@@ -256,6 +256,7 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
         except GameError as exc:
             found(Problem(set_name, None, "crashed", f"cannot start a game: {exc}", seed))
             break
+        game.max_round_seconds = ROUND_SECONDS  # the engine's guard, where no alarm can ring
         stopped = stuck = False
         for _ in range(game.max_rounds):
             start = len(game.state.log)
@@ -263,15 +264,20 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
                 with _time_limit(ROUND_SECONDS):
                     game.play_round()
                 check_invariants(game)
-            except _Stuck:
+            except (_Stuck, RoundTooLong) as exc:
+                why = (  # the engine's own guard (steps, or its clock off the main thread)
+                    f"round {game.round} ran past the engine's limit ({exc})"
+                    if isinstance(exc, RoundTooLong)
+                    else f"round {game.round} ran for over {ROUND_SECONDS:g} s"
+                )
                 found(
                     _blame(
                         registry,
                         set_name,
                         _selected(game),
                         "stuck",
-                        f"round {game.round} ran for over {ROUND_SECONDS:g} s "
-                        "(an effect that never returns?); the set's other games were not played",
+                        f"{why} (an effect that never returns?); the set's other games were "
+                        "not played",
                         seed,
                     )
                 )
