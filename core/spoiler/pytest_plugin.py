@@ -17,11 +17,22 @@ not use Spoiler pay nothing for it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 import pytest
+
+if TYPE_CHECKING:
+    from spoiler.cards import CardSet
+    from spoiler.engine import Game
+    from spoiler.plugins import Registry
+
+    #: ``card_sets(*names)``: names (or CardSet objects) to CardSets.
+    CardSets = Callable[..., list[CardSet]]
 
 
 @pytest.fixture(scope="session")
-def spoiler_registry():
+def spoiler_registry() -> Registry:
     """The installed plugins, as ``spoiler play`` loads them (``registry.sets``,
     ``registry.set_infos`` with each set's status and error)."""
     from spoiler import testing
@@ -30,17 +41,17 @@ def spoiler_registry():
 
 
 @pytest.fixture(scope="session")
-def card_sets(spoiler_registry):
+def card_sets(spoiler_registry: Registry) -> CardSets:
     """``card_sets("base", "heist")``: the installed sets of those names, as a list. A name
     that is not installed (or whose plugin is broken) fails the test, saying why."""
     from spoiler.cards import CardSet
     from spoiler.plugins import UnknownName
 
-    def load(*names):
+    def load(*names: str | CardSet) -> list[CardSet]:
         if any(isinstance(n, CardSet) for n in names):
             return [n if isinstance(n, CardSet) else load(n)[0] for n in names]
         try:
-            return spoiler_registry.card_sets(list(names))
+            return spoiler_registry.card_sets([str(n) for n in names])  # all names here
         except UnknownName as exc:
             pytest.fail(str(exc), pytrace=False)
 
@@ -48,20 +59,20 @@ def card_sets(spoiler_registry):
 
 
 @pytest.fixture
-def spoiler_table(card_sets):
+def spoiler_table(card_sets: CardSets) -> Callable[..., Game]:
     """``spoiler_table(sets, hands, *, deck, discard, priority, statuses, names, seed,
     max_rounds, hooks, strict=True)``: a started game with exactly these hands, running the
     sets' rules (see ``spoiler.testing.table``). ``sets``: names or CardSets."""
     from spoiler import testing
 
-    def build(sets, hands, **options):
+    def build(sets: list[str | CardSet], hands: list[list[str]], **options: Any) -> Game:
         return testing.table(card_sets(*sets), hands, **options)
 
     return build
 
 
 @pytest.fixture
-def spoiler_round():
+def spoiler_round() -> Callable[..., list]:
     """``spoiler_round(game, {seat: (card, target or targets, info)}, {seat: [answers]})``:
     script one round, play it, and get its events (``spoiler.testing.play_round``); seats
     not scripted play a random legal card."""
@@ -71,13 +82,13 @@ def spoiler_round():
 
 
 @pytest.fixture
-def random_games(card_sets):
+def random_games(card_sets: CardSets) -> Callable[..., list]:
     """``random_games(sets, games=20, *, seed=0, players=None, max_rounds=100)``: seeded
     games of random bots with the sets' rules, invariants checked after every round, no
     effect allowed to fail. Returns the results; a failure names the seed that replays it."""
     from spoiler import testing
 
-    def play(sets, games=20, **options):
+    def play(sets: list[str | CardSet], games: int = 20, **options: Any) -> list:
         try:
             return testing.random_games(card_sets(*sets), games, **options)
         except testing.RandomGameFailed as exc:
