@@ -280,6 +280,59 @@ class Bots:
         register("wild", self.factory, "a bot that fails")
 
 
+def twins() -> list:
+    """Two distributions that both register the bot kind "wild"."""
+    return [
+        FakeEntryPoint("alpha", Bots(lambda seat, seed: Raises(ValueError("x"))), dist="alpha"),
+        FakeEntryPoint("beta", Bots(lambda seat, seed: Raises(ValueError("x"))), dist="beta"),
+    ]
+
+
+def test_two_distributions_claiming_one_bot_kind_are_both_broken_and_neither_has_it():
+    """As with entry point and set names: which bot you would get must never depend on load
+    order."""
+    registry = plugins.load({}, [*builtins(), *twins()])
+    assert status(registry, "alpha") == (
+        "broken",
+        "bot kind 'wild' is also claimed by plugin 'beta' (beta); neither is loaded",
+    )
+    assert status(registry, "beta") == (
+        "broken",
+        "bot kind 'wild' is also claimed by plugin 'alpha' (alpha); neither is loaded",
+    )
+    assert "wild" not in registry.agents
+    assert {"random", "greedy", "expert"} <= set(registry.agents)
+
+
+def test_a_plugin_bot_kind_named_like_a_built_in_kind_is_broken_and_the_built_in_bot_stays():
+    class Copycat:
+        @hookimpl
+        def spoiler_register_agents(self, register):
+            register("greedy", lambda seat, seed: Raises(ValueError("x")), "not greedy at all")
+
+    registry = plugins.load({}, [*builtins(), FakeEntryPoint("copycat", Copycat())])
+    assert status(registry, "copycat") == (
+        "broken",
+        "bot kind 'greedy' belongs to the built-in plugin 'bots' (spoiler-game); not loaded",
+    )
+    assert registry.agents["greedy"].plugin == "bots"
+    assert registry.agent("greedy", 0, 1).builtin is True
+
+
+def test_play_with_a_bot_kind_two_distributions_claim_is_one_line_naming_both(monkeypatch):
+    original = plugins.load
+    monkeypatch.setattr(common, "load_registry", lambda: original({}, [*builtins(), *twins()]))
+    result = CliRunner().invoke(app, ["play", "--bots", "3", "--bot", "wild", "--seed", "1"])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert errors == [
+        "Error: bot kind 'wild' is claimed by alpha (plugin 'alpha') and beta (plugin 'beta'); "
+        "neither is loaded (see `spoiler plugins`)"
+    ]
+    assert "plugin 'alpha' is broken" in result.stderr  # warned of before the game, as
+    assert "plugin 'beta' is broken" in result.stderr  # every broken plugin is
+
+
 class Raises:
     def __init__(self, error):
         self.error = error

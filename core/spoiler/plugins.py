@@ -8,10 +8,10 @@ is named, so another distribution cannot slip in under a plugin's name.
 
 Each plugin loads on its own: one that fails to import (``sys.exit()`` included), misspells a
 hook, raises in a content hook, needs another plugin API version, or claims an entry point
-name or set name that another distribution claims too (both are then broken, neither wins;
-a built-in plugin keeps its own names), is recorded as broken with a one-line reason, and
-everything else still works. See docs/plugins.md for what this does and does not protect
-against (the trust model).
+name, set name or bot kind that another distribution claims too (both are then broken,
+neither wins; a built-in plugin keeps its own names), is recorded as broken with a one-line
+reason, and everything else still works. See docs/plugins.md for what this does and does not
+protect against (the trust model).
 """
 
 from __future__ import annotations
@@ -101,6 +101,8 @@ class Registry:
         self.plugins: dict[str, PluginInfo] = {}
         self.set_infos: list[SetInfo] = []
         self.agents: dict[str, AgentKind] = {}
+        #: Bot kinds that two plugins claim (so neither has), with who claims them.
+        self.kind_clashes: dict[str, list[str]] = {}
 
     @property
     def sets(self) -> dict[str, CardSet]:
@@ -128,6 +130,12 @@ class Registry:
         game's seed (``spoiler.seeds.bot_seed``), never the game's seed itself. ``options``
         (such as ``think_ms``) reach the factories that take an ``options`` parameter; the
         others never see them."""
+        if kind in self.kind_clashes:
+            *others, last = self.kind_clashes[kind]
+            raise UnknownName(
+                f"bot kind {kind!r} is claimed by {', '.join(others)} and {last}; "
+                "neither is loaded (see `spoiler plugins`)"
+            )
         if kind not in self.agents:
             raise UnknownName(
                 f"no bot kind {kind!r} (installed: {', '.join(sorted(self.agents)) or 'none'})"
@@ -553,22 +561,56 @@ def _check_set(card_set, info: PluginInfo) -> None:
 
 
 def _collect_agents(registry: Registry) -> None:
-    for impl in registry.pm.hook.spoiler_register_agents.get_hookimpls():
-        name = impl.plugin_name
-        found: dict = {}
+    # As with set names: every plugin's bot kinds first, then who may keep which kind. A kind
+    # that two plugins claim goes to neither (a built-in kind stays built in), both are told,
+    # and ``Registry.agent`` names both when the kind is asked for.
+    offered: list[tuple[PluginInfo, dict[str, AgentKind]]] = []
+    for impl in registry.pm.hook.spoiler_register_agents.get_hookimpls():  # in load order
+        info = registry.plugins[impl.plugin_name]
+        found: dict[str, AgentKind] = {}
 
-        def register(kind, factory, description="", _found=found, _name=name):
-            if kind in registry.agents or kind in _found:
-                raise _SetProblem(f"bot kind {kind!r} is already taken")
+        def register(kind, factory, description="", _found=found, _name=info.key):
+            if kind in _found:
+                raise _SetProblem(f"bot kind {kind!r} is registered twice")
             _found[kind] = AgentKind(kind, factory, description, _name)
 
         try:
             _call_one(registry.pm, "spoiler_register_agents", impl, register=register)
         except PLUGIN_FAILURES as exc:
             _reraise_stop(exc)
-            _mark_broken(registry, name, _problem(exc))
+            _mark_broken(registry, info.key, _problem(exc))
+            continue
+        offered.append((info, found))
+    claims: dict[str, list[PluginInfo]] = {}
+    for info, found in offered:
+        for kind in found:
+            claims.setdefault(kind, []).append(info)
+    for info, found in offered:
+        clash = _kind_clash(info, found, claims)
+        if clash is not None:
+            _mark_broken(registry, info.key, clash)
             continue
         registry.agents.update(found)
+    registry.kind_clashes = {
+        kind: [f"{o.distribution} (plugin {o.key!r})" for o in claimants]
+        for kind, claimants in claims.items()
+        if len(claimants) > 1 and kind not in registry.agents
+    }
+
+
+def _kind_clash(info: PluginInfo, found: dict, claims: dict[str, list[PluginInfo]]) -> str | None:
+    """Why this plugin may not have its bot kinds: one of them is another plugin's too."""
+    for kind in found:
+        others = [o for o in claims[kind] if o is not info]
+        if not others:
+            continue
+        if info.builtin and not any(o.builtin for o in others):
+            continue  # the built-in kind keeps its name; the others are told
+        who = ", ".join(f"{o.key!r} ({o.distribution})" for o in others)
+        if any(o.builtin for o in others):
+            return f"bot kind {kind!r} belongs to the built-in plugin {who}; not loaded"
+        return f"bot kind {kind!r} is also claimed by plugin {who}; neither is loaded"
+    return None
 
 
 def _trace(pm: pluggy.PluginManager) -> None:
