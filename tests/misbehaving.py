@@ -87,6 +87,11 @@ CASES = {
         plugin(top="raise KeyboardInterrupt\n"),
     ),
     "prints_at_import": ("loud", "spoiler-loud", plugin(top="print('hello from loud')\n")),
+    "prints_in_game": (
+        "chatty",
+        "spoiler-chatty",
+        plugin(hook="print('hello from a hook')", effect="print('hello from a card')"),
+    ),
     "exit_in_hook": ("exithook", "spoiler-exithook", plugin(hook="sys.exit(0)")),
     "interrupt_in_hook": (
         "interrupthook",
@@ -122,12 +127,16 @@ COMMANDS = {
     "plugins": ["plugins", "--json"],
     "sets validate": ["sets", "validate", "--games", "20", "--json"],
     "play": ["play", "--bots", "3", "--seed", "3", "--max-rounds", "30"],
+    "simulate": ["simulate", "--games", "8", "--jobs", "1", "--max-rounds", "30", "--json"],
+    "simulate in processes": ["simulate", "--games", "8", "--jobs", "2", "--json"],
 }
 
 # What each command must do: exit codes allowed, and a pattern its output must show. A case
 # left out of a command is out of reach there (the trust model: os._exit and hangs in the
 # process that imports the plugin) or has nothing to show.
 BROKEN = ({0}, r'"status": "broken"')
+#: Both what a hook and what a card printed reached the output.
+PRINTED_IN_GAME = r"(?=.*hello from a hook)(?=.*hello from a card)"
 FAILS_VALIDATE = ({1}, r'"ok": false')
 EXPECT: dict[str, dict[str, tuple[set[int], str]]] = {
     "exit_at_import": {
@@ -145,6 +154,12 @@ EXPECT: dict[str, dict[str, tuple[set[int], str]]] = {
     "prints_at_import": {
         "sets list": ({0}, r'"name": "loud"'),
         "plugins": ({0}, r'"name": "loud"'),
+        "sets validate": ({0}, r'"ok": true'),
+        "play": ({0}, r"Final table"),
+    },
+    "prints_in_game": {  # plugin code printing during games: stdout of --json stays JSON
+        "sets list": ({0}, r'"name": "chatty"'),
+        "plugins": ({0}, r'"name": "chatty"'),
         "sets validate": ({0}, r'"ok": true'),
         "play": ({0}, r"Final table"),
     },
@@ -193,7 +208,7 @@ EXPECT: dict[str, dict[str, tuple[set[int], str]]] = {
 }
 
 #: Cases whose plugin is at fault (a command that exits 0 must say so).
-FAULTY = set(CASES) - {"prints_at_import", "card_named_accuse", "impostor_base"}
+FAULTY = set(CASES) - {"prints_at_import", "prints_in_game", "card_named_accuse", "impostor_base"}
 
 
 def install(case: str, root: Path) -> Path:
@@ -217,12 +232,15 @@ def environ(case: str, site: Path) -> dict[str, str]:
 
 #: Cases whose plugin loads: `play` is given its set, so its cards and rules are in the game.
 PLAY_ITS_SET = {"prints_at_import", "exit_in_hook", "interrupt_in_hook", "exit_in_card"}
+PLAY_ITS_SET |= {"prints_in_game"}
 PLAY_ITS_SET |= {"card_named_accuse"}
 
 
 def command_for(case: str, command: str) -> list[str]:
     args = list(COMMANDS[command])
-    if command == "play" and "bot" in case:
+    if command.startswith("simulate"):
+        args += ["--sets", f"base,{CASES[case][0]}"]
+    elif command == "play" and "bot" in case:
         args += ["--bot", "wild", "--sets", "base"]
     elif command == "play" and case in PLAY_ITS_SET:
         args += ["--sets", f"base,{CASES[case][0]}"]

@@ -9,6 +9,8 @@ limits shortened so the hanging and looping cases stay quick.
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +22,16 @@ from spoiler import isolation, validation
 from spoiler.cli import app
 
 sys.path.insert(0, str(Path(__file__).parent))
-from misbehaving import CASES, EXPECT, command_for, environ, install, run, verdict
+from misbehaving import (
+    CASES,
+    EXPECT,
+    PRINTED_IN_GAME,
+    command_for,
+    environ,
+    install,
+    run,
+    verdict,
+)
 
 PAIRS = [(case, command) for case, commands in EXPECT.items() for command in commands]
 
@@ -45,3 +56,15 @@ def test_a_misbehaving_plugin_is_reported_never_a_crash_or_a_silent_pass(
     else:
         done = run(case, command, sites[case])
     assert verdict(case, command, done) is None, verdict(case, command, done)
+
+
+@pytest.mark.parametrize("command", ["sets validate", "simulate", "simulate in processes"])
+def test_what_plugin_code_prints_during_games_goes_to_stderr_never_into_json(sites, command):
+    """A hook and a card effect that call print(), in the games of a --json command played
+    by real processes (the parent, its pool's workers, validation's children): stdout is
+    the JSON alone, and what they printed is on stderr."""
+    done = run("prints_in_game", command, sites["prints_in_game"])
+    assert done.returncode == 0, done.stderr[-300:]
+    json.loads(done.stdout)
+    assert "hello from" not in done.stdout
+    assert re.search(PRINTED_IN_GAME, done.stderr, re.S)

@@ -240,7 +240,7 @@ def load(environ=None, entry_points=None, *, before_import=None, known_broken=No
         _trace(pm)
     registry = Registry(pm)
     allow = _allowlist(environ)
-    with _stdout_to_stderr():
+    with stdout_to_stderr():
         for info, ep in _claims(entry_points, allow):
             registry.plugins[info.key] = info
             if info.status != "ok":
@@ -343,9 +343,10 @@ def _reraise_stop(exc: BaseException) -> None:
 
 
 @contextlib.contextmanager
-def _stdout_to_stderr():
-    """While plugins load, whatever they print (through ``sys.stdout`` or file descriptor 1)
-    goes to stderr, so that the stdout of a ``--json`` command stays JSON."""
+def stdout_to_stderr():
+    """Whatever is printed inside (through ``sys.stdout`` or file descriptor 1, by this process
+    or by the processes it starts) goes to stderr, so that the stdout of a ``--json`` command
+    stays JSON: used while plugins load, and while their code plays games (``simulate``)."""
     with contextlib.suppress(Exception):
         sys.stdout.flush()
     try:

@@ -239,8 +239,10 @@ def _validate_in_child(names, games: int, seed: int, progress):
 
 def _validate_here(names, games: int, seed: int, progress):
     from spoiler import validation
+    from spoiler.plugins import stdout_to_stderr
 
-    return validation.validate_named(load_registry(), names or None, games, seed, progress)
+    with stdout_to_stderr():  # what plugin code prints in a game stays out of the report
+        return validation.validate_named(load_registry(), names or None, games, seed, progress)
 
 
 def _print_validation(reports, problems, games: int) -> None:

@@ -105,9 +105,12 @@ def simulate(
             from concurrent.futures import ProcessPoolExecutor
 
             executor = ProcessPoolExecutor(max_workers=workers)
+    from spoiler.plugins import stdout_to_stderr
+
     try:
-        summaries = _run(sim, plan, executor, workers)
-        alone = sim.sets_alone(names, seed, max_rounds, plan.players)
+        with stdout_to_stderr():  # what plugin code prints in a game stays out of the report
+            summaries = _run(sim, plan, executor, workers)
+            alone = sim.sets_alone(names, seed, max_rounds, plan.players)
     finally:
         if client is not None:
             executor.shutdown(wait=False)
