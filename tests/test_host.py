@@ -166,8 +166,7 @@ async def connect(port: int, name: str, code: str, **options):
         password=code,
         known_hosts=None,
         client_keys=None,
-        agent_path=None,
-        **options,
+        **{"agent_path": None, **options},
     )
 
 
@@ -703,6 +702,34 @@ def test_exec_sftp_subsystems_and_forwarding_are_refused(lobby):
     refusals = run(scenario())[0]
     assert refusals == dict.fromkeys(refusals, True)
     assert "In the lobby" not in hosted.output[len(before) :]  # none of it made a player
+
+
+def test_agent_and_x11_forwarding_are_refused(lobby, tmp_path):
+    """The server never reaches back into a joiner's machine: a client that forwards its ssh
+    agent, or its X display, is refused."""
+    hosted = lobby
+
+    async def scenario():
+        refusals = {}
+        agent = {"agent_forwarding": True, "agent_path": str(tmp_path / "agent.sock")}
+        async with await connect(hosted.port, "xena", hosted.code, **agent) as conn:
+            chan, _ = await conn.create_session(asyncssh.SSHClientSession, term_type=None)
+            # asyncssh's client asks for agent forwarding without wanting a reply (as OpenSSH's
+            # does): ask again, wanting one, to hear the server's answer.
+            refusals["agent"] = await chan._make_request(b"auth-agent-req@openssh.com") is False
+        async with await connect(hosted.port, "yuri", hosted.code) as conn:
+            try:
+                await conn.create_process(
+                    x11_forwarding=True,
+                    x11_display="127.0.0.1:0",
+                    x11_auth_path=str(tmp_path / "Xauthority"),
+                )
+                refusals["x11"] = False
+            except asyncssh.ChannelOpenError as exc:
+                refusals["x11"] = exc.reason == "X11 forwarding request failed"
+        return refusals
+
+    assert run(scenario())[0] == {"agent": True, "x11": True}
 
 
 def test_a_one_megabyte_line_is_refused_and_the_game_goes_on(host):
