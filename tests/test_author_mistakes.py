@@ -13,7 +13,7 @@ from spoiler import hookimpl, plugins
 from spoiler.agents import RandomAgent
 from spoiler.cards import ANOTHER_PLAYER, CardSet, Choose, NameACard, NameANumber, Ongoing
 from spoiler.engine import Game, GameError, Seat
-from spoiler.testing import FakeEntryPoint, InvariantBroken, check_invariants, table
+from spoiler.testing import FakeEntryPoint, InvariantBroken, check_invariants, play_round, table
 
 
 def declare(**attributes) -> CardSet:
@@ -196,4 +196,35 @@ def test_a_card_put_straight_into_cards_is_checked_when_the_set_registers():
     assert (info.status, info.error) == (
         "broken",
         "card Huge: copies must be from 1 to 100, not 1000000000",
+    )
+
+
+def test_a_misspelt_card_attribute_suggests_the_closest():
+    with pytest.raises(
+        ValueError, match=r"card Probe: unknown attribute\(s\) copy \(did you mean 'copies'\?\)"
+    ):
+        declare(copy=3)
+
+
+def test_a_misspelt_ongoing_attribute_suggests_the_closest():
+    with pytest.raises(
+        TypeError, match=r"Ward.round is not an Ongoing attribute.*did you mean 'rounds'"
+    ):
+
+        class Ward(Ongoing):
+            round = 2
+
+
+def test_a_misspelt_verb_fizzles_naming_the_closest_verb(toy):
+    """The fizzled event (and so `sets validate`) says what was meant."""
+    broken = CardSet("typo", "0.1.0")
+    broken.card(
+        type("Typo", (), {"text": "You lose.", "copies": 4, "main": lambda p: p.loose(p.player)})
+    )
+    game = table([toy, broken], [["Typo"], ["Blank"]], deck=["Blank"] * 4, strict=False)
+    events = play_round(game, {0: "Typo", 1: "Blank"})
+    [fizzled] = [e for e in events if e.kind == "fizzled"]
+    assert (
+        fizzled.data["error"]
+        == "AttributeError: Play has no attribute 'loose'; did you mean 'lose'?"
     )

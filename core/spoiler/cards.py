@@ -281,9 +281,8 @@ class CardSet:
         spec = {k: v.__func__ if isinstance(v, staticmethod) else v for k, v in spec.items()}
         unknown = set(spec) - _CARD_FIELDS
         if unknown:
-            raise ValueError(
-                f"card {cls.__name__}: unknown attribute(s) {', '.join(sorted(unknown))}"
-            )
+            named = [_with_closest(a, _CARD_FIELDS) for a in sorted(unknown)]
+            raise ValueError(f"card {cls.__name__}: unknown attribute(s) {', '.join(named)}")
         if "target" in spec and "targets" in spec:
             raise ValueError(f"card {cls.__name__}: give 'target' or 'targets', not both")
         name = spec.get("name") or re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
@@ -419,6 +418,12 @@ def _ask_problems(ask: object) -> list[str]:
     return []
 
 
+def _with_closest(name: str, known: Iterable[str]) -> str:
+    """A misspelt name, with the closest known one: "copy (did you mean 'copies'?)"."""
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    return f"{name} (did you mean {close[0]!r}?)" if close else name
+
+
 def _takes(fn: Callable[..., object], n: int) -> bool:
     """Can ``fn`` be called with ``n`` positional arguments?"""
     try:
@@ -431,6 +436,10 @@ def _takes(fn: Callable[..., object], n: int) -> bool:
 
 
 # -- ongoing effects -------------------------------------------------------------------------
+#: What an Ongoing subclass sets to say what it is and how long it lasts.
+_ONGOING_FIELDS = ("name", "text", "rounds", "keeps_card")
+
+
 class Ongoing(Verbs):
     """An effect that lasts beyond its card's round. Subclass it and override the handlers
     you need; the engine calls only the ones you override.
@@ -463,6 +472,14 @@ class Ongoing(Verbs):
         misspelt handler would otherwise never be called, and say nothing."""
         super().__init_subclass__(**kwargs)
         for attr, value in vars(cls).items():
+            if not attr.startswith("_") and not callable(value) and not hasattr(Ongoing, attr):
+                # an attribute: `round = 2` would last one round all the same
+                close = difflib.get_close_matches(attr, _ONGOING_FIELDS, n=1, cutoff=0.8)
+                if close:
+                    raise TypeError(
+                        f"{cls.__name__}.{attr} is not an Ongoing attribute, so it changes "
+                        f"nothing: did you mean {close[0]!r}?"
+                    )
             if attr.startswith("_") or not inspect.isfunction(value):
                 continue
             if attr in Ongoing.HANDLERS:

@@ -27,6 +27,20 @@ class Verbs:
 
     __slots__ = ()
 
+    if not TYPE_CHECKING:  # (a type checker names a misspelt verb already)
+
+        def __getattr__(self, name: str):
+            """A misspelt verb or attribute (``play.loose``) fails naming the closest one, in
+            the message that `fizzled` events and `sets validate` show."""
+            if name.startswith("__"):
+                raise AttributeError(name)
+            import difflib
+
+            known = [n for n in dir(type(self)) if not n.startswith("_")]
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.7)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise AttributeError(f"{type(self).__name__} has no attribute {name!r}{hint}")
+
     #: The game this play or effect belongs to (set by the engine).
     game: Game
 
