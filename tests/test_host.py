@@ -866,11 +866,17 @@ SSH = shutil.which("ssh")
 
 
 @pytest.mark.skipif(SSH is None, reason="no ssh client installed on this machine")
-def test_two_players_through_the_system_ssh_client_play_a_whole_game(host):
+def test_three_players_through_the_system_ssh_client_and_a_bot_play_a_game_that_replays(
+    host, tmp_path
+):
     """Nothing but ssh on the players' side: a pseudo-terminal each, the code typed at the
-    password prompt, every card chosen at their own screen."""
+    password prompt, every card chosen at their own screen. Three join, a bot fills the
+    fourth seat, the seeded game is played to its end, and its record replays with
+    `spoiler replay --verify`."""
     pexpect = pytest.importorskip("pexpect")
-    hosted = host("--seats", "2", "--seed", "12", "--max-rounds", "3")
+    hosted = host(
+        "--seats", "3", "--bots", "1", "--seed", "12", "--max-rounds", "6", "--record", "game.toml"
+    )
 
     def join(name: str):
         child = pexpect.spawn(
@@ -900,7 +906,11 @@ def test_two_players_through_the_system_ssh_client_play_a_whole_game(host):
         child.sendline(hosted.code)
         return child
 
-    children = [join("ann"), join("ben")]
+    children, names = [], []
+    for name in ("ann", "ben", "cat"):  # one by one: the same seats, so the same game
+        children.append(join(name))
+        names.append(name)
+        hosted.wait_for(re.escape(f"In the lobby: {', '.join(names)}."))
     screens = {child: "" for child in children}
     tries = {child: 1 for child in children}
     done = set()
@@ -924,8 +934,16 @@ def test_two_players_through_the_system_ssh_client_play_a_whole_game(host):
         child.close()
     assert hosted.finish() == 0
     for screen in screens.values():
+        assert "The game begins: ann, ben, cat and 1 greedy bot(s)" in flat(screen)
         assert "Final table" in screen
         assert "\x1b[" in screen  # colours, for a terminal that has them
+    record = records.load(tmp_path / "game.toml")
+    assert [p.kind for p in record.players] == ["human", "human", "human", "greedy"]
+    assert record.over and record.rounds  # every round's choices made at the three screens
+    verified = CliRunner().invoke(
+        app, ["replay", "--verify", str(tmp_path / "game.toml")], env=BASE_ONLY
+    )
+    assert verified.exit_code == 0 and "OK" in verified.output, verified.output
 
 
 # ==============================================================================================
