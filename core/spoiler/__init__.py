@@ -48,27 +48,32 @@ _LAZY = {
 
 __all__ = ["__version__", "API_VERSION", *_LAZY]
 
-if TYPE_CHECKING:  # what _LAZY gives at run time, spelt out for type checkers and editors
+# What _LAZY gives at run time, spelt out for type checkers and editors (`X as X`: an
+# explicit re-export, which `mypy --strict` asks of a package its users import from).
+if TYPE_CHECKING:
     from typing import Any
 
-    from spoiler.agents import RandomAgent
-    from spoiler.cards import (
-        ANOTHER_ACTIVE_PLAYER,
-        ANOTHER_PLAYER,
-        ANY_PLAYER,
-        LOST_PLAYER,
-        Card,
-        CardSet,
-        Choose,
-        NameACard,
-        NameANumber,
-        Ongoing,
-        Target,
-    )
-    from spoiler.engine import Game, Play, Result, Seat
-    from spoiler.hookspecs import hookimpl
-    from spoiler.state import Status
-    from spoiler.views import PlayerView, Question, Selection
+    from spoiler.agents import RandomAgent as RandomAgent
+    from spoiler.cards import ANOTHER_ACTIVE_PLAYER as ANOTHER_ACTIVE_PLAYER
+    from spoiler.cards import ANOTHER_PLAYER as ANOTHER_PLAYER
+    from spoiler.cards import ANY_PLAYER as ANY_PLAYER
+    from spoiler.cards import LOST_PLAYER as LOST_PLAYER
+    from spoiler.cards import Card as Card
+    from spoiler.cards import CardSet as CardSet
+    from spoiler.cards import Choose as Choose
+    from spoiler.cards import NameACard as NameACard
+    from spoiler.cards import NameANumber as NameANumber
+    from spoiler.cards import Ongoing as Ongoing
+    from spoiler.cards import Target as Target
+    from spoiler.engine import Game as Game
+    from spoiler.engine import Play as Play
+    from spoiler.engine import Result as Result
+    from spoiler.engine import Seat as Seat
+    from spoiler.hookspecs import hookimpl as hookimpl
+    from spoiler.state import Status as Status
+    from spoiler.views import PlayerView as PlayerView
+    from spoiler.views import Question as Question
+    from spoiler.views import Selection as Selection
 
 
 def __getattr__(name: str) -> Any:

@@ -105,6 +105,8 @@ that use this set. Rename, rewrite, add cards: `spoiler sets validate {name}` an
 `python -m pytest` tell you what is wrong.
 """
 
+from collections.abc import Callable
+
 from spoiler import ANOTHER_PLAYER, CardSet, Game, Play, hookimpl
 
 #: Loot: a public counter on each player, named after the set so it clashes with no other.
@@ -152,7 +154,7 @@ class Pickpocket:
 
 
 @hookimpl
-def spoiler_register_sets(register):
+def spoiler_register_sets(register: Callable[[CardSet], None]) -> None:
     register({name_})
 
 

@@ -18,9 +18,9 @@ def rules_text() -> str:
     return (Path(__file__).resolve().parents[3] / "docs" / "rules.md").read_text(encoding="utf-8")
 
 
-def set_rules_text(names: list[str]) -> str:
-    """The rules the named sets add, as Markdown (fails with a usage error for a set that
-    is not installed)."""
+def set_rules_text(names: list[str] | None) -> str:
+    """The rules the named sets add (every installed set that adds some, for None), as
+    Markdown. Fails with a usage error for a set that is not installed."""
     from spoiler.cli.common import fail, load_registry
     from spoiler.plugins import UnknownName
 
@@ -28,6 +28,8 @@ def set_rules_text(names: list[str]) -> str:
         card_sets = load_registry().card_sets(names)
     except UnknownName as exc:
         fail(str(exc))
+    if names is None:
+        card_sets = [s for s in card_sets if s.rules]
     parts = []
     for card_set in card_sets:
         said = card_set.rules or "No rules of its own: only its cards' texts."
@@ -41,17 +43,21 @@ def rules(
         [],
         "--set",
         metavar="NAME",
-        help="Show the rules this installed set adds instead (may be repeated).",
+        help="Show only the rules this installed set adds (may be repeated).",
     ),
 ) -> None:
     """Show the rules, and the rulings on what they leave open.
 
-    With --set, the rules a card set adds to them (also shown at the start of every game
-    with that set, and by `spoiler sets show NAME`). On a terminal the rules open in a pager
+    The rules the installed card sets add follow (also shown at the start of every game
+    with that set, and by `spoiler sets show NAME`); with --set, only the named sets' rules. On a terminal the rules open in a pager
     (q to leave it)."""
     from rich.markdown import Markdown
 
-    text = set_rules_text(sets) if sets else rules_text()
+    if sets:
+        text = set_rules_text(sets)
+    else:
+        added = set_rules_text(None)
+        text = rules_text() + (f"\n# Rules the installed sets add\n\n{added}" if added else "")
     out = console()
     if out.is_terminal:
         with out.pager(styles=True):
