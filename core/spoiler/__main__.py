@@ -1,6 +1,6 @@
 """``python -m spoiler``: the same as the ``spoiler`` command."""
 
-from spoiler.cli import main
+from spoiler.launch import main
 
 if __name__ == "__main__":
     main()
