@@ -1149,7 +1149,15 @@ def _overridden(kind: type) -> frozenset[str]:
 
 def _seat_of(source) -> int | None:
     """The player a play or an ongoing effect belongs to (None: a rule's, or no one's)."""
-    seat = getattr(source, "player", getattr(source, "owner", None))
+    # A play has a player, an ongoing effect an owner; asking an effect for a player would
+    # go through Verbs.__getattr__, whose spelling hint costs a difflib search each time.
+    seat: object
+    if isinstance(source, Play):
+        seat = source.player
+    elif isinstance(source, Ongoing):
+        seat = source.owner
+    else:
+        seat = getattr(source, "player", getattr(source, "owner", None))
     return seat if isinstance(seat, int) and seat >= 0 else None
 
 
