@@ -20,7 +20,7 @@ import contextlib
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
@@ -478,12 +478,9 @@ def _collect_sets(registry: Registry) -> None:
             _mark_broken(registry, info.key, _problem(exc))
             continue
         offered.append((info, found))
-    claims: dict[str, list[PluginInfo]] = {}
+    claims = _claimants((info, [s.name for s in found]) for info, found in offered)
     for info, found in offered:
-        for card_set in found:
-            claims.setdefault(card_set.name, []).append(info)
-    for info, found in offered:
-        clash = _set_clash(info, found, claims)
+        clash = _clash("set name", info, [s.name for s in found], claims)
         if clash is not None:
             _mark_broken(registry, info.key, clash)
             continue
@@ -516,18 +513,30 @@ def _collect_sets(registry: Registry) -> None:
             )
 
 
-def _set_clash(info: PluginInfo, found: list, claims: dict[str, list[PluginInfo]]) -> str | None:
-    """Why this plugin may not have its sets: one of their names is another's too."""
-    for card_set in found:
-        others = [o for o in claims[card_set.name] if o is not info]
+def _claimants(offered: Iterable[tuple[PluginInfo, Iterable[str]]]) -> dict[str, list[PluginInfo]]:
+    """The plugins claiming each name (of a set, of a bot kind), in load order."""
+    claims: dict[str, list[PluginInfo]] = {}
+    for info, names in offered:
+        for name in names:
+            claims.setdefault(name, []).append(info)
+    return claims
+
+
+def _clash(
+    what: str, info: PluginInfo, names: Iterable[str], claims: dict[str, list[PluginInfo]]
+) -> str | None:
+    """Why this plugin may not have its names (``what``: "set name", "bot kind"): one of
+    them is another plugin's too. A built-in name stays built in; the others are told."""
+    for name in names:
+        others = [o for o in claims[name] if o is not info]
         if not others:
             continue
         if info.builtin and not any(o.builtin for o in others):
-            continue  # the built-in set keeps its name; the others are told below
+            continue
         who = ", ".join(f"{o.key!r} ({o.distribution})" for o in others)
         if any(o.builtin for o in others):
-            return f"set name {card_set.name!r} belongs to the built-in plugin {who}; not loaded"
-        return f"set name {card_set.name!r} is also claimed by plugin {who}; neither is loaded"
+            return f"{what} {name!r} belongs to the built-in plugin {who}; not loaded"
+        return f"{what} {name!r} is also claimed by plugin {who}; neither is loaded"
     return None
 
 
@@ -582,12 +591,9 @@ def _collect_agents(registry: Registry) -> None:
             _mark_broken(registry, info.key, _problem(exc))
             continue
         offered.append((info, found))
-    claims: dict[str, list[PluginInfo]] = {}
+    claims = _claimants(offered)
     for info, found in offered:
-        for kind in found:
-            claims.setdefault(kind, []).append(info)
-    for info, found in offered:
-        clash = _kind_clash(info, found, claims)
+        clash = _clash("bot kind", info, found, claims)
         if clash is not None:
             _mark_broken(registry, info.key, clash)
             continue
@@ -597,21 +603,6 @@ def _collect_agents(registry: Registry) -> None:
         for kind, claimants in claims.items()
         if len(claimants) > 1 and kind not in registry.agents
     }
-
-
-def _kind_clash(info: PluginInfo, found: dict, claims: dict[str, list[PluginInfo]]) -> str | None:
-    """Why this plugin may not have its bot kinds: one of them is another plugin's too."""
-    for kind in found:
-        others = [o for o in claims[kind] if o is not info]
-        if not others:
-            continue
-        if info.builtin and not any(o.builtin for o in others):
-            continue  # the built-in kind keeps its name; the others are told
-        who = ", ".join(f"{o.key!r} ({o.distribution})" for o in others)
-        if any(o.builtin for o in others):
-            return f"bot kind {kind!r} belongs to the built-in plugin {who}; not loaded"
-        return f"bot kind {kind!r} is also claimed by plugin {who}; neither is loaded"
-    return None
 
 
 def _trace(pm: pluggy.PluginManager) -> None:
