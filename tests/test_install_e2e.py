@@ -12,9 +12,8 @@ needs no network and only the packages under test are installed from wheels.
 
 from __future__ import annotations
 
+import functools
 import json
-import os
-import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -24,51 +23,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CHRONO = ROOT / "expansions" / "spoiler-chrono"
 
+sys.path.insert(0, str(Path(__file__).parent))
+import offline_install  # noqa: E402
+from offline_install import closure, link  # noqa: E402
+
+run = functools.partial(offline_install.run, timeout=120)
+
 pytestmark = pytest.mark.skipif(
     not (CHRONO / "pyproject.toml").is_file(), reason="needs a source checkout with expansions/"
 )
-
-
-def run(*args, **kwargs) -> subprocess.CompletedProcess:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("SPOILER_PLUGINS", "PYTHONPATH", "PIP_REQUIRE_VIRTUALENV")
-    }
-    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-    result = subprocess.run(
-        [str(a) for a in args], capture_output=True, text=True, env=env, timeout=120, **kwargs
-    )
-    assert result.returncode == 0, f"{' '.join(map(str, args))}\n{result.stdout}\n{result.stderr}"
-    return result
-
-
-def dependency_closure(name: str) -> list[metadata.Distribution]:
-    """The installed distributions ``name`` needs (markers evaluated, extras left out)."""
-    from packaging.requirements import Requirement
-
-    seen: dict[str, metadata.Distribution] = {}
-    todo = [Requirement(r) for r in metadata.requires(name) or []]
-    while todo:
-        req = todo.pop()
-        if req.marker is not None and not req.marker.evaluate({"extra": ""}):
-            continue
-        key = req.name.lower().replace("_", "-")
-        if key in seen:
-            continue
-        seen[key] = dist = metadata.distribution(req.name)
-        todo.extend(Requirement(r) for r in dist.requires or [])
-    return list(seen.values())
-
-
-def link_dependencies(target: Path) -> None:
-    """A folder with links to spoiler-game's installed dependencies and their metadata."""
-    target.mkdir()
-    for dist in dependency_closure("spoiler-game"):
-        for top in {Path(str(f)).parts[0] for f in dist.files or []}:
-            source = Path(dist.locate_file(top))
-            if top not in ("..", "__pycache__") and source.exists() and not (target / top).exists():
-                (target / top).symlink_to(source)
 
 
 def test_installing_an_expansion_adds_its_cards_and_uninstalling_removes_them(tmp_path):
@@ -100,7 +63,7 @@ def test_installing_an_expansion_adds_its_cards_and_uninstalling_removes_them(tm
             python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"
         ).stdout.strip()
     )
-    link_dependencies(tmp_path / "deps")
+    link(closure(*(metadata.requires("spoiler-game") or [])), tmp_path / "deps")
     (site / "spoiler-test-deps.pth").write_text(str(tmp_path / "deps") + "\n")
     pip = (sys.executable, "-m", "pip", "--python", python)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tomllib
 from importlib import metadata
@@ -22,6 +21,9 @@ from typer.testing import CliRunner
 
 from spoiler import scaffold
 from spoiler.cli import app
+
+sys.path.insert(0, str(Path(__file__).parent))
+from offline_install import closure, link, run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -96,47 +98,6 @@ def test_every_fixture_is_used_by_the_scaffolds_tests():
 
 
 # -- end to end --------------------------------------------------------------------------------
-def run(*args, **kwargs) -> subprocess.CompletedProcess:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("SPOILER_PLUGINS", "PYTHONPATH", "PIP_REQUIRE_VIRTUALENV")
-    }
-    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-    result = subprocess.run(
-        [str(a) for a in args], capture_output=True, text=True, env=env, timeout=300, **kwargs
-    )
-    assert result.returncode == 0, f"{' '.join(map(str, args))}\n{result.stdout}\n{result.stderr}"
-    return result
-
-
-def closure(*names: str) -> list[metadata.Distribution]:
-    """These installed distributions and those they need (markers evaluated, no extras)."""
-    from packaging.requirements import Requirement
-
-    seen: dict[str, metadata.Distribution] = {}
-    todo = [Requirement(n) for n in names]
-    while todo:
-        req = todo.pop()
-        if req.marker is not None and not req.marker.evaluate({"extra": ""}):
-            continue
-        key = req.name.lower().replace("_", "-")
-        if key in seen:
-            continue
-        seen[key] = dist = metadata.distribution(req.name)
-        todo.extend(Requirement(r) for r in dist.requires or [])
-    return list(seen.values())
-
-
-def link(dists, target: Path) -> None:
-    target.mkdir()
-    for dist in dists:
-        for top in {Path(str(f)).parts[0] for f in dist.files or []}:
-            source = Path(dist.locate_file(top))
-            if top not in ("..", "__pycache__") and source.exists() and not (target / top).exists():
-                (target / top).symlink_to(source)
-
-
 @pytest.mark.skipif(
     not (ROOT / "pyproject.toml").is_file(), reason="needs a source checkout to build from"
 )
