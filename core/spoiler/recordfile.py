@@ -60,14 +60,20 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def read(path) -> bytes:
-    """The bytes of a record file: a regular file of at most MAX_BYTES, or FileProblem."""
-    # O_NONBLOCK: opening a FIFO must not wait for a writer; we refuse it right after.
+def _open_for_a_look(path, failure: str) -> int:
+    """A read-only descriptor of ``path``, whatever it is, so that its kind can be checked
+    before anything is read; FileProblem("<failure>: <why>") if it cannot be opened."""
+    # O_NONBLOCK: opening a FIFO must not wait for a writer; the caller refuses it next.
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        fd = os.open(path, flags)
+        return os.open(path, flags)
     except OSError as exc:
-        raise FileProblem(f"cannot read it: {exc.strerror or exc}") from None
+        raise FileProblem(f"{failure}: {exc.strerror or exc}") from None
+
+
+def read(path) -> bytes:
+    """The bytes of a record file: a regular file of at most MAX_BYTES, or FileProblem."""
+    fd = _open_for_a_look(path, "cannot read it")
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -233,11 +239,7 @@ class RecordFile:
     def open(cls, path) -> RecordFile:
         """An existing regular record file, locked, to be rewritten (``spoiler resume``)."""
         real = real_path(path)
-        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-        try:
-            fd = os.open(real, flags)
-        except OSError as exc:
-            raise FileProblem(f"cannot open it: {exc.strerror or exc}") from None
+        fd = _open_for_a_look(real, "cannot open it")
         try:
             mode_bits = os.fstat(fd).st_mode
             if not stat.S_ISREG(mode_bits):
