@@ -33,14 +33,11 @@ import threading
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from scripted_player import answer_for
+
 TARGET_MS = 20.0
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gil", "hal")
-PROMPTS = [
-    ("card", re.compile(r"Play which card\? \[1-(\d+)\] ")),
-    ("target", re.compile(r"Target\? \[([\d, ]+)\] ")),
-    ("range", re.compile(r"\? \[(\d+)-(\d+)\] ")),
-    ("listed", re.compile(r"\? \[(\d+)(?:, \d+)+\] ")),
-]
 END = re.compile(r"Seed: \d+")
 
 
@@ -70,22 +67,6 @@ async def main():
 asyncio.run(main())
 print(refused)
 """
-
-
-def answer_for(since: str, tries: int) -> tuple[str | None, int]:
-    """A player reading the screen: a card by its number (the next one when the last could
-    not be played), the first target or option offered, the lowest number."""
-    for kind, pattern in PROMPTS:
-        found = pattern.search(since)
-        if found is None:
-            continue
-        if kind == "card":
-            tries = tries + 1 if "cannot be played now" in since else 1
-            return str(tries), tries
-        if kind == "target":
-            return found.group(1).split(",")[0].strip(), tries
-        return found.group(1), tries
-    return None, tries
 
 
 # -- hosted ------------------------------------------------------------------------------------

@@ -23,6 +23,10 @@ from typer.testing import CliRunner
 
 from spoiler import records
 from spoiler.cli import app
+
+sys.path.insert(0, str(Path(__file__).parent))
+from scripted_player import PROMPTS, answer_for
+
 from spoiler.host.safety import MAX_LINE, BadName, clean_line, clean_name, code_matches, join_code
 
 asyncssh = pytest.importorskip("asyncssh")
@@ -134,30 +138,6 @@ def host(tmp_path):
 # ==============================================================================================
 # Players, as scripts answering what their screen asks
 # ==============================================================================================
-PROMPTS = [
-    ("card", re.compile(r"Play which card\? \[1-(\d+)\] ")),
-    ("target", re.compile(r"Target\? \[([\d, ]+)\] ")),
-    ("range", re.compile(r"\? \[(\d+)-(\d+)\] ")),
-    ("listed", re.compile(r"\? \[(\d+)(?:, \d+)+\] ")),
-]
-
-
-def answer_for(since: str, tries: int) -> tuple[str | None, int]:
-    """What a player who reads the screen types: a card by its number (the next one when
-    the last could not be played), the first target or option offered, the lowest number."""
-    for kind, pattern in PROMPTS:
-        found = pattern.search(since)
-        if found is None:
-            continue
-        if kind == "card":
-            tries = tries + 1 if "cannot be played now" in since else 1
-            return str(tries), tries
-        if kind == "target":
-            return found.group(1).split(",")[0].strip(), tries
-        return found.group(1), tries
-    return None, tries
-
-
 async def connect(port: int, name: str, code: str, **options):
     return await asyncssh.connect(
         "127.0.0.1",
