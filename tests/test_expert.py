@@ -104,3 +104,46 @@ def test_a_game_with_experts_replays_and_verifies_from_its_record(registry, tmp_
     verified = runner.invoke(app, ["replay", str(path), "--verify"])
     assert verified.exit_code == 0, verified.output
     assert "OK" in verified.output
+
+
+def test_a_resumed_game_with_experts_thinks_as_long_as_recorded_and_ends_as_played_straight(
+    tmp_path,
+):
+    """The record keeps `--think`, so `spoiler resume` seats experts that think as long as
+    they did: the resumed game ends exactly as the game played straight through."""
+    from typer.testing import CliRunner
+
+    from spoiler import records
+    from spoiler.cli import app
+
+    runner = CliRunner()
+    straight, saved = tmp_path / "straight.toml", tmp_path / "saved.toml"
+    played = runner.invoke(
+        app,
+        [
+            *("play", "--bots", "4", "--bot", "expert", "--think", "3", "--seed", "4"),
+            *("--sets", "base", "--record", str(straight)),
+        ],
+    )
+    assert played.exit_code == 0, played.output
+    record = records.load(straight)
+    assert record.think_ms == 3
+    assert len(record.rounds) > 2
+    record.rounds, record.result = record.rounds[:2], None
+    record.save(saved)
+
+    resumed = runner.invoke(app, ["resume", str(saved)])
+    assert resumed.exit_code == 0, resumed.output
+    assert saved.read_bytes() == straight.read_bytes()
+
+
+@pytest.mark.parametrize("think", ["0", "-5", "60001", "nan"])
+def test_play_refuses_a_thinking_time_out_of_range_in_one_line(think):
+    from typer.testing import CliRunner
+
+    from spoiler.cli import app
+
+    result = CliRunner().invoke(app, ["play", "--bots", "3", "--bot", "expert", "--think", think])
+    assert result.exit_code == 2
+    assert "--think must be more than 0 and at most 60000 milliseconds" in result.output
+    assert "Traceback" not in result.output

@@ -553,6 +553,21 @@ HAND_EDITS = [
     ),
     ("options, unknown", lambda d: d["options"].update(speed=2), "options.speed: unknown field"),
     (
+        "options.think_ms, zero",
+        lambda d: d["options"].update(think_ms=0),
+        "options.think_ms: 0 is not a thinking time (more than 0, at most 60000 ms)",
+    ),
+    (
+        "options.think_ms, text",
+        lambda d: d["options"].update(think_ms="long"),
+        "options.think_ms: 'long' is not a thinking time",
+    ),
+    (
+        "options.think_ms, a day",
+        lambda d: d["options"].update(think_ms=86_400_000),
+        "options.think_ms: 86400000 is not a thinking time",
+    ),
+    (
         "sets, another version",
         lambda d: d["sets"][0].update(version="9.9.9"),
         "sets: set 'base' was 9.9.9 in this game, but 1.0.0 is installed (pip install spoiler-game==",

@@ -37,6 +37,9 @@ MAX_MATCH_WINS = 10
 MAX_MATCH_GAMES = 100
 #: The highest round limit a record may have (``spoiler.recordfile.MAX_ROUNDS``).
 MAX_ROUNDS = 500
+#: The longest thinking time per decision a record may ask of its bots (``--think``): one
+#: minute, so that a record from anywhere resumes in a sane time.
+MAX_THINK_MS = 60_000
 
 
 class RecordError(GameError):
@@ -113,10 +116,13 @@ class Record:
     signed: bool = True
     #: A match's record: the games before this one (the top level is the current game).
     match: Match | None = None
+    #: The bots' thinking time per decision (``--think``), for bots that search; None: the
+    #: default. A resumed game's bots go on with it.
+    think_ms: float | None = None
 
     @classmethod
-    def of(cls, game: Game, registry) -> Record:
-        """A new, empty record for a game about to be played."""
+    def of(cls, game: Game, registry, think_ms: float | None = None) -> Record:
+        """A new, empty record for a game about to be played (``think_ms``: ``--think``)."""
         sets = []
         for card_set in game.sets:
             info = next((i for i in registry.set_infos if i.name == card_set.name), None)
@@ -130,7 +136,7 @@ class Record:
                 )
             )
         players = [PlayerEntry(s.name, s.kind) for s in game.seats]
-        return cls(game.seed, sets, players, game.max_rounds, game.strict)
+        return cls(game.seed, sets, players, game.max_rounds, game.strict, think_ms=think_ms)
 
     @property
     def names(self) -> list[str]:
@@ -157,6 +163,7 @@ class Record:
                 g.result,
                 self.spoiler_game,
                 self.signed,
+                think_ms=self.think_ms,
             )
             for g in self.match.games
         ]
@@ -170,6 +177,7 @@ class Record:
             self.result,
             self.spoiler_game,
             self.signed,
+            think_ms=self.think_ms,
         )
         return [*earlier, current]
 
@@ -188,6 +196,8 @@ class Record:
             "seed": self.seed,
             "options": {"max_rounds": self.max_rounds, "strict": self.strict},
         }
+        if self.think_ms is not None:
+            body["options"]["think_ms"] = self.think_ms
         if self.result is not None:
             body["result"] = dict(self.result)
         body["sets"] = [
@@ -325,13 +335,21 @@ def parse(data: dict) -> Record:
     spoiler_game = r.get("spoiler_game", str)
     seed = r.get("seed", int)
     options = _Reader(r.get("options", dict), "options.")
-    options.only("max_rounds", "strict")
+    options.only("max_rounds", "strict", "think_ms")
     max_rounds = options.get("max_rounds", int)
     if not 1 <= max_rounds <= MAX_ROUNDS:
         raise RecordError(
             f"options.max_rounds: {max_rounds} is not a round limit (1 to {MAX_ROUNDS})"
         )
     strict = options.get("strict", bool)
+    think_ms = options.data.get("think_ms")
+    if think_ms is not None and (
+        type(think_ms) not in (int, float) or not 0 < think_ms <= MAX_THINK_MS
+    ):
+        raise RecordError(
+            f"options.think_ms: {_show(think_ms)} is not a thinking time "
+            f"(more than 0, at most {MAX_THINK_MS} ms)"
+        )
 
     sets = []
     for i, item in enumerate(r.get("sets", list), 1):
@@ -387,7 +405,17 @@ def parse(data: dict) -> Record:
         )
     match = _parse_match(r.get("match", dict), len(players), seed) if "match" in data else None
     return Record(
-        seed, sets, players, max_rounds, strict, rounds, result, spoiler_game, signed, match
+        seed,
+        sets,
+        players,
+        max_rounds,
+        strict,
+        rounds,
+        result,
+        spoiler_game,
+        signed,
+        match,
+        think_ms,
     )
 
 

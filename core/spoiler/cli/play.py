@@ -223,8 +223,8 @@ def play(
         None,
         "--think",
         metavar="MS",
-        help="Thinking time per decision of bots that search (expert), in milliseconds. "
-        "Default: 200.",
+        help="Thinking time per decision of bots that search (expert), in milliseconds, at "
+        "most 60000; the record keeps it for resume. Default: 200.",
     ),
     sets: str | None = typer.Option(
         None,
@@ -296,14 +296,14 @@ def play(
         humans, n_bots = table_of(players, bots)
     except TableError as exc:
         fail(str(exc))
-    from spoiler.records import MAX_ROUNDS
+    from spoiler.records import MAX_ROUNDS, MAX_THINK_MS
 
     if max_rounds > MAX_ROUNDS:  # a record must stay small enough to read back (records.md)
         fail(f"--max-rounds is at most {MAX_ROUNDS}, not {max_rounds}")
     if seed is not None and not -(2**63) <= seed < 2**64:
         fail(f"--seed must be a whole number of at most 64 bits, not {seed}")
-    if think is not None and not think > 0:
-        fail(f"--think must be more than 0 milliseconds, not {think:g}")
+    if think is not None and not 0 < think <= MAX_THINK_MS:
+        fail(f"--think must be more than 0 and at most {MAX_THINK_MS} milliseconds, not {think:g}")
     bot_options = {"think_ms": think} if think is not None else None
     set_names = [s.strip() for s in sets.split(",") if s.strip()] if sets is not None else None
     if sets is not None and not set_names:
@@ -384,7 +384,7 @@ def play(
         game = setup(game_seed(chosen_seed, 1))
         note_required(game)
         recorder = recording.start_recording(
-            game, registry, record, force, match=(match, chosen_seed)
+            game, registry, record, force, match=(match, chosen_seed), think_ms=think
         )
         console.print(
             f"Spoiler {_describe_table(humans, n_bots, bot)}, with "
@@ -401,7 +401,7 @@ def play(
     while True:
         game = setup(chosen_seed)
         note_required(game)
-        recorder = recording.start_recording(game, registry, record, force)
+        recorder = recording.start_recording(game, registry, record, force, think_ms=think)
         console.print(
             f"Spoiler {_describe_table(humans, n_bots, bot)}, "
             f"with {', '.join(s.name for s in game.sets)}.",

@@ -374,18 +374,20 @@ def _resume_held(file: Path, record, registry, held) -> None:
 
 def _live_agents(file: Path, record, registry, screen) -> list:
     """The agents who go on playing: a human at this keyboard for each human, the recorded
-    bot kinds (seeded from the game's seed) for the others."""
+    bot kinds (seeded from the game's seed, thinking as long as the record says) for the
+    others."""
     from spoiler.cli.human import HumanAgent
     from spoiler.plugins import UnknownName
 
     hot_seat = [p.kind for p in record.players].count("human") > 1
+    options = {"think_ms": record.think_ms} if record.think_ms is not None else None
     live = []
     for seat, player in enumerate(record.players):
         if player.kind == "human":
             live.append(HumanAgent(screen, hot_seat=hot_seat))
             continue
         try:
-            live.append(registry.agent(player.kind, seat, record.seed))
+            live.append(registry.agent(player.kind, seat, record.seed, options))
         except UnknownName as exc:
             fail(f"{file}: players[{seat + 1}].kind: {exc}")
     return live
@@ -395,17 +397,22 @@ def _live_agents(file: Path, record, registry, screen) -> list:
 # Recording ``spoiler play``
 # ==============================================================================================
 def start_recording(
-    game, registry, path: Path | None, force: bool = False, match: tuple[int, int] | None = None
+    game,
+    registry,
+    path: Path | None,
+    force: bool = False,
+    match: tuple[int, int] | None = None,
+    think_ms: float | None = None,
 ):
     """A recorder for a game ``spoiler play`` is about to play. It keeps the record in memory
     (so a stopped game can still be saved) and, with ``--record``, writes it after every
     round. The file is created (refused when it exists, unless ``force``), locked for the
     whole game (or match) and the empty record written at once, so a path that cannot be
     written is refused before the game starts. ``match``: (wins needed, match seed) for the
-    first game of a match."""
+    first game of a match; ``think_ms``: the bots' ``--think``, kept for ``resume``."""
     from spoiler import recordfile, records
 
-    record = records.Record.of(game, registry)
+    record = records.Record.of(game, registry, think_ms)
     if match is not None:
         record.match = records.Match(*match)
     recorder = records.Recorder(record)
