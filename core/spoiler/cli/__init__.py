@@ -7,7 +7,7 @@ command's annotations at each start, and string annotations take it twice as lon
 import typer
 
 from spoiler import __version__
-from spoiler.cli.group import SpoilerGroup, examples
+from spoiler.cli.group import SpoilerGroup, examples, help_when_bare
 
 app = typer.Typer(
     cls=SpoilerGroup,
@@ -43,9 +43,7 @@ def _root(
     ),
 ) -> None:
     """Spoiler: the card game where everyone plays at once and priority decides."""
-    if ctx.invoked_subcommand is None:  # plain help's no_args_is_help would exit 2 on stderr
-        typer.echo(ctx.get_help())
-        raise typer.Exit()
+    help_when_bare(ctx)
 
 
 # Each module registers its commands on app when imported, in the order --help lists them.

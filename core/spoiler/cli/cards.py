@@ -6,7 +6,7 @@ import typer
 
 from spoiler.cli import app
 from spoiler.cli.common import console, fail
-from spoiler.cli.group import SpoilerGroup, examples
+from spoiler.cli.group import SpoilerGroup, examples, help_when_bare
 
 cards_app = typer.Typer(
     cls=SpoilerGroup,
@@ -23,9 +23,7 @@ app.add_typer(cards_app, name="cards")
 @cards_app.callback()
 def _cards(ctx: typer.Context) -> None:
     """The cards of the installed sets: list them, or show one."""
-    if ctx.invoked_subcommand is None:  # bare `spoiler cards`: its help, exit 0
-        typer.echo(ctx.get_help())
-        raise typer.Exit()
+    help_when_bare(ctx)
 
 
 def needs(card) -> str:

@@ -33,6 +33,15 @@ ORDER = (
 )
 
 
+def help_when_bare(ctx: typer.Context) -> None:
+    """A group's callback: called with no command, the group prints its help and exits 0
+    (click's ``no_args_is_help`` would exit 2, on stderr). The group needs
+    ``invoke_without_command=True`` for its callback to run then."""
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit()
+
+
 def examples(*lines: str) -> str:
     """An "Examples:" epilog for a command's help, its lines kept as written."""
     # "\b" tells click not to rewrap the paragraph that follows.

@@ -6,7 +6,7 @@ import typer
 
 from spoiler.cli import app
 from spoiler.cli.common import console, fail
-from spoiler.cli.group import SpoilerGroup, examples
+from spoiler.cli.group import SpoilerGroup, examples, help_when_bare
 
 new_app = typer.Typer(
     cls=SpoilerGroup,
@@ -21,9 +21,7 @@ app.add_typer(new_app, name="new")
 @new_app.callback()
 def _new(ctx: typer.Context) -> None:
     """Start something new: a card set of your own (for authors)."""
-    if ctx.invoked_subcommand is None:
-        typer.echo(ctx.get_help())
-        raise typer.Exit()
+    help_when_bare(ctx)
 
 
 @new_app.command(

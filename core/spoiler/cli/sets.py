@@ -5,7 +5,7 @@ import typer
 
 from spoiler.cli import app
 from spoiler.cli.common import console, err_console, fail, load_registry
-from spoiler.cli.group import SpoilerGroup, examples
+from spoiler.cli.group import SpoilerGroup, examples, help_when_bare
 
 sets_app = typer.Typer(
     cls=SpoilerGroup,
@@ -20,9 +20,7 @@ app.add_typer(sets_app, name="sets")
 @sets_app.callback()
 def _sets(ctx: typer.Context) -> None:
     """The card sets: list, show and validate them."""
-    if ctx.invoked_subcommand is None:
-        typer.echo(ctx.get_help())
-        raise typer.Exit()
+    help_when_bare(ctx)
 
 
 STATUS_STYLE = {"ok": "green", "broken": "bold red", "disabled": "yellow"}
