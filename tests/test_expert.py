@@ -13,7 +13,7 @@ from spoiler import plugins
 from spoiler.engine import Game, Seat
 from spoiler_bots.expert import ExpertAgent
 
-THINK = 4  # ms, so 6 rollouts a decision
+THINK = 4  # ms, so 5 rollouts a decision
 
 
 @pytest.fixture(scope="module")
@@ -80,8 +80,8 @@ def test_the_expert_plays_the_same_game_again_from_the_same_seed(registry):
 
 def test_the_expert_is_registered_and_takes_its_thinking_time_from_the_options(registry):
     bot = registry.agent("expert", 1, 5, {"think_ms": 30})
-    assert isinstance(bot, ExpertAgent) and bot.rollouts == 45  # 1.5 rollouts a millisecond
-    assert registry.agent("expert", 1, 5).rollouts == 300
+    assert isinstance(bot, ExpertAgent) and bot.rollouts == 38  # 1.25 rollouts a millisecond
+    assert registry.agent("expert", 1, 5).rollouts == 250
     # Other kinds take no options and never see them.
     assert registry.agent("greedy", 1, 5, {"think_ms": 30}) is not None
 
