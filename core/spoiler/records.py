@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import tomli_w
@@ -152,33 +152,12 @@ class Record:
         the current one (just this one for a record of a single game)."""
         if self.match is None:
             return [self]
+        # Each game keeps the match's sets, players and options (whatever fields those are).
         earlier = [
-            Record(
-                g.seed,
-                self.sets,
-                self.players,
-                self.max_rounds,
-                self.strict,
-                g.rounds,
-                g.result,
-                self.spoiler_game,
-                self.signed,
-                think_ms=self.think_ms,
-            )
+            replace(self, seed=g.seed, rounds=g.rounds, result=g.result, match=None)
             for g in self.match.games
         ]
-        current = Record(
-            self.seed,
-            self.sets,
-            self.players,
-            self.max_rounds,
-            self.strict,
-            self.rounds,
-            self.result,
-            self.spoiler_game,
-            self.signed,
-            think_ms=self.think_ms,
-        )
+        current = replace(self, match=None)
         return [*earlier, current]
 
     def next_game(self, seed: int) -> None:
