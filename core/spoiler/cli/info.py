@@ -49,8 +49,8 @@ def rules(
     """Show the rules, and the rulings on what they leave open.
 
     The rules the installed card sets add follow (also shown at the start of every game
-    with that set, and by `spoiler sets show NAME`); with --set, only the named sets' rules. On a terminal the rules open in a pager
-    (q to leave it)."""
+    with that set, and by `spoiler sets show NAME`); with --set, only the named sets'
+    rules. On a terminal the rules open in a pager (q to leave it)."""
     from rich.markdown import Markdown
 
     if sets:
