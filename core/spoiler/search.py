@@ -115,19 +115,43 @@ def play_out_round(game: Game) -> None:
 # ==============================================================================================
 # What a seat knows of the other hands
 # ==============================================================================================
+#: Events that show, by their ``card``, the card their seat selected this round.
+_SHOWS_SELECTION = frozenset({"at_beginning", "played", "cancelled", "redirected", "replaced"})
+
+
 def known_cards(game: Game, seat: int) -> dict[int, list[str]]:
     """For each other seat, the ids of cards ``seat`` knows to be in that hand now, worked
-    out from the events as ``seat`` saw them: a hand shown to it is known until its owner
-    selects, gives a card away unseen or swaps hands; a card it gave is known to be there;
-    discards (face up) are taken out."""
+    out from the events as ``seat`` saw them: a hand shown to it stays known, less the cards
+    its owner plays or discards, until its owner gives a card away unseen, swaps hands or is
+    dealt a new hand (while a selected card is still face down, it is not known which card
+    left, so that hand is not known); a card it gave is known to be there; after it swapped
+    hands with someone, it knows the hand it gave them."""
     known: dict[int, Counter] = {}
+    face_down: dict[int, int] = {}  # seat -> round: a card left its known hand, face down
+
+    def forget(who: int) -> Counter | None:
+        """Its hand is not known any more: what was known, if it is certain."""
+        hand, unsure = known.pop(who, None), who in face_down
+        face_down.pop(who, None)
+        return None if unsure else hand
+
     for event in seen_events(game._public_log, game._secrets[seat], len(game._public_log)):
         kind, who = event.kind, event.seat
         if kind == "shown":
             if event.data.get("to") == seat and event.secret is not None and who != seat:
                 known[who] = Counter(event.secret["cards"])
-        elif kind in ("selected", "dealt"):
-            known.pop(who, None)
+                face_down.pop(who, None)  # shown after selecting: the card is not in it
+        elif kind == "selected":
+            if who in known:
+                face_down[who] = event.round
+        elif kind in _SHOWS_SELECTION:
+            if who in face_down:
+                if face_down.pop(who) == event.round:  # (a card drawn since: nothing known)
+                    known[who][event.data["card"]] -= 1
+                else:
+                    known.pop(who)
+        elif kind == "dealt":
+            forget(who)
         elif kind == "discarded":
             if who in known:
                 known[who][event.data["card"]] -= 1
@@ -139,16 +163,19 @@ def known_cards(game: Game, seat: int) -> dict[int, list[str]]:
             elif receiver == seat and card is not None and who in known:
                 known[who][card] -= 1
             else:
-                known.pop(who, None)
+                forget(who)
         elif kind == "swapped_hands":
             other = event.data["other"]
-            a, b = known.pop(who, None), known.pop(other, None)
+            a, b = forget(who), forget(other)
             if a is not None:
                 known[other] = a
             if b is not None:
                 known[who] = b
+            if event.secret is not None:  # one of the two: it sees both hands
+                known[who] = Counter(event.secret["cards"])
+                known[other] = Counter(event.secret["other_cards"])
     known.pop(seat, None)
-    return {s: sorted((+c).elements()) for s, c in known.items()}
+    return {s: sorted((+c).elements()) for s, c in known.items() if s not in face_down}
 
 
 def determinize(
