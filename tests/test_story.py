@@ -144,6 +144,15 @@ def test_an_effect_in_play_says_whose_it_is_on_whom_and_for_how_long():
     )
 
 
+def test_the_line_announcing_an_effect_names_whom_it_is_on():
+    game = table(
+        [base], [["Hex", "Supply"], ["Supply", "Supply"], ["Supply"]], deck=DECK, names=NAMES
+    )
+    play_round(game, {0: ("Hex", 2), 1: "Supply", 2: "Supply"})
+    assert "Ann's Hex on Cog is in effect for 3 rounds: " in told(game, reader=1)
+    assert "Ann's Hex on you is in effect for 3 rounds: " in told(game, reader=2)
+
+
 def test_a_cards_text_can_come_with_every_play_or_never():
     game = table([base], [["Supply", "Supply"], ["Supply", "Supply"]], deck=DECK)
     play_round(game, {0: "Supply", 1: "Supply"})

@@ -1007,11 +1007,13 @@ class Game:
         # (The ignores: mypy checks a class object against Hashable as if it were an instance.)
         for handler in _overridden(type(effect)):  # type: ignore[arg-type]  # handler lists follow state.ongoing's order
             self._handlers[handler].append(effect)
+        # On whom: the targets of the play that made it (what "Ada's Hex on Cog" names).
+        targets = tuple(cause.targets) if isinstance(cause, Play) else ()
         self._emit(
             "ongoing_added",
             _seat_of(effect),
             cause,
-            {"name": effect.name, "text": effect.text, "rounds": effect.rounds},
+            {"name": effect.name, "text": effect.text, "rounds": effect.rounds, "targets": targets},
         )
 
     def end_ongoing(self, effect: Ongoing) -> None:

@@ -332,7 +332,9 @@ _SENTENCES: dict[str, Callable] = {
         else f"{t.whose(e.seat)} hand was shown to {t.who(e.data.get('to'))}{_because(t, e)}."
     ),
     "ongoing_added": lambda t, e: (
-        f"{t.whose(e.seat)} {e.data.get('name')} is in effect {_rounds(e.data.get('rounds'))}"
+        f"{t.whose(e.seat)} {e.data.get('name')}"
+        + (f" on {t.players(e.data['targets'])}" if e.data.get("targets") else "")
+        + f" is in effect {_rounds(e.data.get('rounds'))}"
         + (f": {e.data['text']}" if e.data.get("text") else ".")
     ),
     "ongoing_ended": lambda t, e: f"{t.whose(e.seat)} {e.data.get('name')} has ended.",

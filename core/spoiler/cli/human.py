@@ -343,15 +343,11 @@ def in_effect(view: PlayerView, name: str, owner: int, rounds: int | None) -> st
     else:  # an effect a set's rule put into play: no player owns it (ruling 13)
         whose = "the rules'"
     seat = owner if owner >= 0 else None  # how the engine's events name an owner
-    text, card = "", None
-    targets: tuple[int, ...] | list[int] = ()
+    text = ""
+    targets: tuple[int, ...] = ()
     for event in reversed(view.events):
         if event.kind == "ongoing_added" and event.seat == seat and event.data["name"] == name:
-            text, card = event.data.get("text") or "", event.cause
-            break
-    for event in reversed(view.events):
-        if event.kind == "played" and event.seat == owner and event.data.get("card") == card:
-            targets = event.data.get("targets") or ()
+            text, targets = event.data.get("text") or "", event.data.get("targets") or ()
             break
     on = ", ".join("you" if s == you else view.name_of(s) for s in targets)
     if rounds is None:
