@@ -5,10 +5,14 @@
 
 Plays one expert against three greedy bots on the same games (those of ``spoiler simulate
 --games --seed``, through ``spoiler.simulate.run``) and prints its win rate, with a 95%
-interval, for each ``--think`` given and once more for an expert that is *told every other
-hand* (the deck order stays hidden). That last expert cheats, so it is never a bot
-anyone can play: it is the ceiling that better reading of the other hands could reach, to
-set beside what more thinking gives.
+interval, for each ``--think`` given, then twice more for experts that cheat (never bots
+anyone can play):
+
+* *told every other hand* (the deck order stays hidden): the ceiling that better reading of
+  the other hands could reach, to set beside what more thinking gives;
+* *told all but the newest cards*: every card in the other hands except those drawn or dealt
+  since the last round, the most that any reading of what players did could work out (what
+  they did says nothing of a card they had not drawn yet).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 from spoiler import search
@@ -29,15 +34,37 @@ def _sees_every_hand(game, seat: int) -> dict[int, list[str]]:
     return {p.seat: sorted(c.id for c in p.hand) for p in game.state.players if p.seat != seat}
 
 
+def _sees_all_but_new_cards(game, seat: int) -> dict[int, list[str]]:
+    """In place of ``search.known_cards``: the other hands less the cards drawn or dealt
+    since the last round began (nothing at all in the first round)."""
+    since = game.state.round - 1
+    new = [e for e in game.state.log if e.kind in ("drew", "dealt") and e.round >= since]
+    if any(e.kind == "dealt" for e in new):
+        return {}
+    known = {}
+    for p in game.state.players:
+        if p.seat != seat:
+            hand = Counter(c.id for c in p.hand)
+            hand.subtract(e.secret["card"] for e in new if e.seat == p.seat)
+            known[p.seat] = sorted((+hand).elements())
+    return known
+
+
 def _tell_every_hand() -> None:
     """A worker's initializer: its experts are told every other hand."""
     search.known_cards = _sees_every_hand
 
 
-def measure(plan: sim.Plan, jobs: int, sees_hands: bool = False) -> dict:
+def _tell_all_but_new_cards() -> None:
+    """A worker's initializer: its experts are told the other hands but the newest cards."""
+    search.known_cards = _sees_all_but_new_cards
+
+
+def measure(plan: sim.Plan, jobs: int, cheat=None) -> dict:
+    """The expert's figures over the plan's games (``cheat``: a worker initializer)."""
     start = time.perf_counter()
-    # A pool of its own each time, so that a worker told every hand plays no honest game.
-    with ProcessPoolExecutor(jobs, initializer=_tell_every_hand if sees_hands else None) as pool:
+    # A pool of its own each time, so that a worker that cheats plays no honest game.
+    with ProcessPoolExecutor(jobs, initializer=cheat) as pool:
         games = sim.run(plan, pool, jobs)
     won = sum(0 in game["winners"] for game in games)
     low, high = sim.interval(won, len(games))
@@ -63,13 +90,16 @@ def main() -> None:
         f"One expert against three greedy bots, sets {args.sets}, "
         f"{args.games} games of seed {args.seed}:"
     )
-    runs = [(f"--think {t:g}", t, False) for t in args.think]
-    runs.append((f"--think {args.think[0]:g}, told every other hand", args.think[0], True))
-    for label, think, sees_hands in runs:
+    first = args.think[0]
+    runs = [(f"--think {t:g}", t, None) for t in args.think] + [
+        (f"--think {first:g}, told every other hand", first, _tell_every_hand),
+        (f"--think {first:g}, told all but the newest cards", first, _tell_all_but_new_cards),
+    ]
+    for label, think, cheat in runs:
         plan = sim.Plan(args.games, BOTS, sets, args.seed, think_ms=think)
-        r = measure(plan, args.jobs, sees_hands)
+        r = measure(plan, args.jobs, cheat)
         print(
-            f"  {label:<40} {100 * r['win_rate']:5.1f}% "
+            f"  {label:<46} {100 * r['win_rate']:5.1f}% "
             f"({100 * r['low']:.1f} to {100 * r['high']:.1f}%), "
             f"median decision {r['median_ms']:.0f} ms, {r['seconds']:.0f} s",
             flush=True,
