@@ -146,9 +146,9 @@ def known_cards(game: Game, seat: int) -> dict[int, list[str]]:
                 face_down[who] = event.round
         elif kind in _SHOWS_SELECTION:
             if who in face_down:
-                if face_down.pop(who) == event.round:  # (a card drawn since: nothing known)
-                    known[who][event.data["card"]] -= 1
-                else:
+                if face_down.pop(who) == event.round:
+                    known[who][event.data["card"]] -= 1  # (none, if it was drawn since)
+                else:  # a selection never shown: which card left is not known
                     known.pop(who)
         elif kind == "dealt":
             forget(who)
