@@ -3,6 +3,7 @@
 * A clone plays on exactly as the original does.
 * A determinization from one seat's point of view keeps everything that seat knows, shows it
   nothing new (it depends only on what the seat knows), and conserves the cards.
+* What a seat knows of the other hands is always true, and kept as long as it stays true.
 * Fast mode plays the same games as normal mode.
 """
 
