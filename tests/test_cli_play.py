@@ -100,6 +100,16 @@ def test_a_bots_only_game_is_the_same_in_a_fresh_process_with_another_hash_seed(
         assert out.stdout == in_process
 
 
+def test_a_game_written_to_a_file_or_a_pipe_has_no_spaces_at_line_ends():
+    """Rich pads wrapped lines, titles and table cells with spaces: invisible on a terminal,
+    noise in a file (and in every diff of one)."""
+    narrow = {**BUILTINS_ONLY, "COLUMNS": "50"}
+    result = CliRunner().invoke(app, ["play", "--bots", "4", "--seed", "3"], env=narrow)
+    assert result.exit_code == 0, result.output
+    assert max(map(len, result.stdout.splitlines())) > 40  # wrapped lines were printed
+    assert [line for line in result.stdout.splitlines() if line.endswith(" ")] == []
+
+
 def test_spectators_see_every_hand_and_every_draw():
     """A watched game of bots hides nothing: the table lists each bot's cards, and draws are
     named."""

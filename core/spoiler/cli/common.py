@@ -3,16 +3,36 @@
 from __future__ import annotations
 
 import functools
+import re
+import sys
 from typing import NoReturn
 
 import typer
+
+
+class _Stdout:
+    """Standard output as the console writes to it: outside a terminal (a file, a pipe),
+    without the spaces rich leaves at the end of wrapped, padded and table lines. Read anew
+    at each write, as ``Console()`` does, so a test's captured output is honoured."""
+
+    def write(self, text: str) -> int:
+        out = sys.stdout
+        if not out.isatty():
+            text = _TRAILING_SPACES.sub("\n", text)
+        return out.write(text)
+
+    def __getattr__(self, name: str):
+        return getattr(sys.stdout, name)
+
+
+_TRAILING_SPACES = re.compile(r" +\n")
 
 
 @functools.cache
 def console():
     from rich.console import Console
 
-    return Console(highlight=False)
+    return Console(highlight=False, file=_Stdout())  # type: ignore[arg-type]  # a text stream
 
 
 @functools.cache
