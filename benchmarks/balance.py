@@ -16,7 +16,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from spoiler import simulate as sim
+from spoiler.session import simulate as sim
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "balance.md"
 SHIPPED = ("base", "chrono", "mirror")

@@ -20,8 +20,8 @@ import sys
 import time
 
 from spoiler import plugins
-from spoiler.engine import Game, GameError, Seat
-from spoiler.fast import FastGame
+from spoiler.rules.game import Game, GameError, Seat
+from spoiler.search.fast import FastGame
 
 
 def run(

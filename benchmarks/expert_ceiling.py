@@ -24,7 +24,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 from spoiler import search
-from spoiler import simulate as sim
+from spoiler.session import simulate as sim
 
 BOTS = ("expert", "greedy", "greedy", "greedy")
 

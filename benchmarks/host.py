@@ -209,10 +209,10 @@ def local(players: int, seed: int, max_rounds: int) -> tuple[float, int, str, fl
     from rich.console import Console
 
     from spoiler import plugins
-    from spoiler.cli.human import HumanAgent
-    from spoiler.cli.play import new_game
-    from spoiler.cli.screen import Screen
-    from spoiler.engine import Seat
+    from spoiler.commands.play import new_game
+    from spoiler.console.human import HumanAgent
+    from spoiler.console.screen import Screen
+    from spoiler.rules.game import Seat
 
     registry = plugins.load(environ={"SPOILER_PLUGINS": ""})
     count = [0]

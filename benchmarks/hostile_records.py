@@ -32,8 +32,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 from record_mutations import mutate, real_records  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
-from spoiler import plugins, recordfile, records  # noqa: E402
-from spoiler.cli import app, common  # noqa: E402
+from spoiler import plugins  # noqa: E402
+from spoiler.commands import app, common  # noqa: E402
+from spoiler.session import recordfile, records  # noqa: E402
 
 HANG_SECONDS = 20
 LAUNCH = "from spoiler.launch import main; main()"

@@ -16,8 +16,8 @@ import json
 import time
 import tracemalloc
 
-from spoiler.cards import CardSet
-from spoiler.engine import MAX_ROUND_STEPS, RoundTooLong
+from spoiler.model.cards import CardSet
+from spoiler.rules.game import MAX_ROUND_STEPS, RoundTooLong
 from spoiler.testing import play_round, table
 
 

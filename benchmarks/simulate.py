@@ -18,7 +18,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from spoiler import simulate as sim
+from spoiler.session import simulate as sim
 
 
 def cpu() -> float:

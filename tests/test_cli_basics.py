@@ -67,7 +67,7 @@ def test_an_unknown_command_is_a_usage_error():
 
 
 #: What ``--help`` and ``--version`` must not load: the engine, the plugin machinery, plugins.
-HEAVY = ("spoiler.engine", "spoiler.plugins", "spoiler.cards", "spoiler.agents", "pluggy")
+HEAVY = ("spoiler.rules", "spoiler.plugins", "spoiler.model", "spoiler.agents", "pluggy")
 
 PROBE = """
 import json, sys

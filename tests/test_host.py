@@ -27,7 +27,7 @@ from spoiler.cli import app
 sys.path.insert(0, str(Path(__file__).parent))
 from scripted_player import PROMPTS, answer_for
 
-from spoiler.host.safety import MAX_LINE, BadName, clean_line, clean_name, code_matches, join_code
+from spoiler_host.safety import MAX_LINE, BadName, clean_line, clean_name, code_matches, join_code
 
 asyncssh = pytest.importorskip("asyncssh")
 
@@ -813,7 +813,7 @@ class FakeChannel:
 
 
 def test_typed_input_becomes_bounded_clean_lines_and_type_ahead_is_capped():
-    from spoiler.host.terminal import MAX_QUEUED_LINES, Terminal
+    from spoiler_host.terminal import MAX_QUEUED_LINES, Terminal
 
     channel = FakeChannel()
     terminal = Terminal(FakeLoop(), channel)
@@ -829,7 +829,7 @@ def test_typed_input_becomes_bounded_clean_lines_and_type_ahead_is_capped():
 
 
 def test_a_client_that_stops_reading_is_dropped_rather_than_buffered_without_end():
-    from spoiler.host.terminal import MAX_PENDING_OUTPUT, Dropped, Terminal
+    from spoiler_host.terminal import MAX_PENDING_OUTPUT, Dropped, Terminal
 
     channel = FakeChannel(pending=MAX_PENDING_OUTPUT + 1)
     terminal = Terminal(FakeLoop(), channel)

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from spoiler import scaffold
 from spoiler.cli import app
+from spoiler_new import scaffold
 
 sys.path.insert(0, str(Path(__file__).parent))
 from offline_install import closure, link, run

@@ -22,27 +22,32 @@ __version__ = "0.1.0"
 #: version is reported as broken and never loaded.
 API_VERSION = "1.0"
 
+# API 1's module paths (spoiler.engine, spoiler.cards, ...) still import: spoiler.moved.
+from spoiler import moved as _moved  # noqa: E402
+
+_moved.install()
+
 _LAZY = {
-    "hookimpl": "spoiler.hookspecs",
-    "Card": "spoiler.cards",
-    "CardSet": "spoiler.cards",
-    "Target": "spoiler.cards",
-    "ANY_PLAYER": "spoiler.cards",
-    "ANOTHER_PLAYER": "spoiler.cards",
-    "ANOTHER_ACTIVE_PLAYER": "spoiler.cards",
-    "LOST_PLAYER": "spoiler.cards",
-    "NameACard": "spoiler.cards",
-    "NameANumber": "spoiler.cards",
-    "Choose": "spoiler.cards",
-    "Ongoing": "spoiler.cards",
-    "Status": "spoiler.state",
-    "Game": "spoiler.engine",
-    "Play": "spoiler.engine",
-    "Seat": "spoiler.engine",
-    "Result": "spoiler.engine",
-    "PlayerView": "spoiler.views",
-    "Selection": "spoiler.views",
-    "Question": "spoiler.views",
+    "hookimpl": "spoiler.plugins.hookspecs",
+    "Card": "spoiler.model.cards",
+    "CardSet": "spoiler.model.cards",
+    "Target": "spoiler.model.cards",
+    "ANY_PLAYER": "spoiler.model.cards",
+    "ANOTHER_PLAYER": "spoiler.model.cards",
+    "ANOTHER_ACTIVE_PLAYER": "spoiler.model.cards",
+    "LOST_PLAYER": "spoiler.model.cards",
+    "NameACard": "spoiler.model.cards",
+    "NameANumber": "spoiler.model.cards",
+    "Choose": "spoiler.model.cards",
+    "Ongoing": "spoiler.model.cards",
+    "Status": "spoiler.model.state",
+    "Game": "spoiler.rules.game",
+    "Play": "spoiler.rules.game",
+    "Seat": "spoiler.rules.game",
+    "Result": "spoiler.rules.game",
+    "PlayerView": "spoiler.model.views",
+    "Selection": "spoiler.model.views",
+    "Question": "spoiler.model.views",
     "RandomAgent": "spoiler.agents",
 }
 
@@ -54,26 +59,26 @@ if TYPE_CHECKING:
     from typing import Any
 
     from spoiler.agents import RandomAgent as RandomAgent
-    from spoiler.cards import ANOTHER_ACTIVE_PLAYER as ANOTHER_ACTIVE_PLAYER
-    from spoiler.cards import ANOTHER_PLAYER as ANOTHER_PLAYER
-    from spoiler.cards import ANY_PLAYER as ANY_PLAYER
-    from spoiler.cards import LOST_PLAYER as LOST_PLAYER
-    from spoiler.cards import Card as Card
-    from spoiler.cards import CardSet as CardSet
-    from spoiler.cards import Choose as Choose
-    from spoiler.cards import NameACard as NameACard
-    from spoiler.cards import NameANumber as NameANumber
-    from spoiler.cards import Ongoing as Ongoing
-    from spoiler.cards import Target as Target
-    from spoiler.engine import Game as Game
-    from spoiler.engine import Play as Play
-    from spoiler.engine import Result as Result
-    from spoiler.engine import Seat as Seat
-    from spoiler.hookspecs import hookimpl as hookimpl
-    from spoiler.state import Status as Status
-    from spoiler.views import PlayerView as PlayerView
-    from spoiler.views import Question as Question
-    from spoiler.views import Selection as Selection
+    from spoiler.model.cards import ANOTHER_ACTIVE_PLAYER as ANOTHER_ACTIVE_PLAYER
+    from spoiler.model.cards import ANOTHER_PLAYER as ANOTHER_PLAYER
+    from spoiler.model.cards import ANY_PLAYER as ANY_PLAYER
+    from spoiler.model.cards import LOST_PLAYER as LOST_PLAYER
+    from spoiler.model.cards import Card as Card
+    from spoiler.model.cards import CardSet as CardSet
+    from spoiler.model.cards import Choose as Choose
+    from spoiler.model.cards import NameACard as NameACard
+    from spoiler.model.cards import NameANumber as NameANumber
+    from spoiler.model.cards import Ongoing as Ongoing
+    from spoiler.model.cards import Target as Target
+    from spoiler.model.state import Status as Status
+    from spoiler.model.views import PlayerView as PlayerView
+    from spoiler.model.views import Question as Question
+    from spoiler.model.views import Selection as Selection
+    from spoiler.plugins.hookspecs import hookimpl as hookimpl
+    from spoiler.rules.game import Game as Game
+    from spoiler.rules.game import Play as Play
+    from spoiler.rules.game import Result as Result
+    from spoiler.rules.game import Seat as Seat
 
 
 def __getattr__(name: str) -> Any:

@@ -8,11 +8,11 @@ import sys
 
 
 def main() -> None:
-    from spoiler import interrupts
+    from spoiler.model import interrupts
 
     interrupts.on_ctrl_c()
     try:
-        from spoiler.cli import main as cli
+        from spoiler.commands import main as cli
 
         cli()
     except KeyboardInterrupt as exc:

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from spoiler.cards import CardSet
-    from spoiler.engine import Game
+    from spoiler.model.cards import CardSet
     from spoiler.plugins import Registry
+    from spoiler.rules.game import Game
 
     #: ``card_sets(*names)``: names (or CardSet objects) to CardSets.
     CardSets = Callable[..., list[CardSet]]
@@ -44,7 +44,7 @@ def spoiler_registry() -> Registry:
 def card_sets(spoiler_registry: Registry) -> CardSets:
     """``card_sets("base", "heist")``: the installed sets of those names, as a list. A name
     that is not installed (or whose plugin is broken) fails the test, saying why."""
-    from spoiler.cards import CardSet
+    from spoiler.model.cards import CardSet
     from spoiler.plugins import UnknownName
 
     def load(*names: str | CardSet) -> list[CardSet]:

@@ -20,13 +20,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from spoiler.agents import RandomAgent
-from spoiler.cards import Card, CardSet
-from spoiler.engine import Game, Seat
-from spoiler.events import Event
+from spoiler.model.cards import Card, CardSet
+from spoiler.model.events import Event
+from spoiler.model.state import Status
+from spoiler.model.views import PlayerView, Question, Selection
 from spoiler.plugins import Registry
 from spoiler.plugins import load as _load_plugins  # (not a test's stand-in for it)
-from spoiler.state import Status
-from spoiler.views import PlayerView, Question, Selection
+from spoiler.rules.game import Game, Seat
 
 
 class TestAgent:
@@ -189,7 +189,7 @@ def random_games(
     Game ``i`` uses seed ``seed + i`` and ``players`` players (default ``2 + seed % 4``, as
     ``spoiler sets validate``). Returns the results; a failure raises RandomGameFailed naming
     the seed, so ``random_games(sets, 1, seed=S)`` plays that game again."""
-    from spoiler.engine import CardError, GameError
+    from spoiler.rules.game import CardError, GameError
 
     if hooks is None:
         hooks = rules_of(sets)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spoiler.cards import (
+from spoiler.model.cards import (
     ANOTHER_ACTIVE_PLAYER,
     ANOTHER_PLAYER,
     LOST_PLAYER,
@@ -18,10 +18,10 @@ from spoiler.cards import (
     NameANumber,
     Ongoing,
 )
-from spoiler.state import Status
+from spoiler.model.state import Status
 
 if TYPE_CHECKING:
-    from spoiler.engine import Play
+    from spoiler.rules.game import Play
 
 base = CardSet(
     "base",

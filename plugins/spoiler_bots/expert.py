@@ -32,9 +32,9 @@ import time
 from collections import Counter
 
 from spoiler.agents import RandomAgent, bot_rng
+from spoiler.model.state import Status
+from spoiler.model.views import PlayerView, Question, Selection
 from spoiler.search import Searcher, play_out_round, set_agents
-from spoiler.state import Status
-from spoiler.views import PlayerView, Question, Selection
 from spoiler_bots.greedy import GreedyAgent
 
 #: Rollouts per millisecond of thinking time, for a seeded expert's budget.

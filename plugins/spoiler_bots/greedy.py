@@ -23,8 +23,8 @@ from collections import Counter
 from typing import Any
 
 from spoiler.agents import bot_rng
-from spoiler.state import Status
-from spoiler.views import PlayerView, Question, Selection
+from spoiler.model.state import Status
+from spoiler.model.views import PlayerView, Question, Selection
 
 #: The sets whose cards the bot knows by name. A card of another set named like one of
 #: them (a plugin's own "Accuse") is another card: it scores as a card the bot does not know.

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spoiler.cards import ANOTHER_PLAYER, ANY_PLAYER, CardSet, NameANumber
+from spoiler.model.cards import ANOTHER_PLAYER, ANY_PLAYER, CardSet, NameANumber
 
 if TYPE_CHECKING:
-    from spoiler.engine import Play
+    from spoiler.rules.game import Play
 
 chrono = CardSet(
     "chrono",

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spoiler.cards import ANOTHER_PLAYER, CardSet, NameACard, Ongoing
+from spoiler.model.cards import ANOTHER_PLAYER, CardSet, NameACard, Ongoing
 
 if TYPE_CHECKING:
-    from spoiler.engine import Play
+    from spoiler.rules.game import Play
 
 mirror = CardSet(
     "mirror",

@@ -1,0 +1,454 @@
+"""``spoiler play``: a game in the terminal, against bots, with friends at one keyboard, or
+watching bots play each other.
+
+The pieces are separate so that recording, replaying and resuming reuse them:
+``table_of`` decides who sits where, ``seat_players`` builds their agents, ``new_game`` the
+game, and ``run_game`` plays it round by round on a ``Screen``.
+"""
+
+from collections.abc import Callable
+from pathlib import Path
+
+import typer
+
+from spoiler.commands.common import fail
+from spoiler.commands.group import command_app, examples
+
+app = command_app()
+
+DEFAULT_HUMAN = "You"
+DEFAULT_BOTS = 3
+BOT_NAMES = ("Ada", "Bix", "Cog", "Dot", "Eve", "Fox", "Gus", "Hal")
+#: The exit code of a game the players stopped (end of input, Ctrl-C), as shells use for SIGINT.
+INTERRUPTED = 130
+
+
+class TableError(ValueError):
+    """Options that do not make a table of players."""
+
+
+def table_of(players: str | None, bots: int | None) -> tuple[list[str], int]:
+    """The humans' names and the number of bots these options ask for.
+
+    No options: one human against three bots. ``--bots N`` alone: N bots play, watched.
+    ``--players a,b``: those humans, plus ``--bots`` bots (none unless asked for).
+    """
+    from spoiler.rules.game import MAX_PLAYERS, MIN_PLAYERS
+
+    if bots is not None and bots < 0:
+        raise TableError(f"--bots must be 0 or more, not {bots}")
+    if players is None:
+        humans = [] if bots is not None else [DEFAULT_HUMAN]
+        bots = DEFAULT_BOTS if bots is None else bots
+    else:
+        humans = [name.strip() for name in players.split(",")]
+        if not all(humans):
+            raise TableError(f"--players {players!r} has an empty name; separate names with commas")
+        lowered = [h.lower() for h in humans]
+        if len(set(lowered)) != len(humans):
+            raise TableError(f"--players {players!r} names someone twice")
+        bots = bots or 0
+    total = len(humans) + bots
+    if total < MIN_PLAYERS:
+        if humans:
+            raise TableError(f"{humans[0]} cannot play alone: add --bots N or more --players")
+        raise TableError(f"a game of bots needs at least {MIN_PLAYERS} bots, not {bots}")
+    if total > MAX_PLAYERS:
+        who = f"{len(humans)} player(s) and {bots} bot(s)" if humans else f"{bots} bots"
+        raise TableError(
+            f"Spoiler is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {total} ({who})"
+        )
+    return humans, bots
+
+
+def bot_names(humans: list[str], bots: int) -> list[str]:
+    """Names for the bots that no human has taken."""
+    taken = {h.lower() for h in humans}
+    free = [n for n in BOT_NAMES if n.lower() not in taken]
+    return [free[i] if i < len(free) else f"Bot {i + 1}" for i in range(bots)]
+
+
+def reader_for(humans: list[str]):
+    """Who reads the shared screen: everyone's secrets for bots only, the one human's view,
+    or the public view when several humans share the keyboard."""
+    from spoiler.console.screen import EVERYTHING
+
+    if not humans:
+        return EVERYTHING
+    return 0 if len(humans) == 1 else None
+
+
+def seat_players(
+    registry,
+    humans: list[str],
+    bots: int,
+    bot_kind: str,
+    seed: int,
+    screen,
+    options: dict | None = None,
+):
+    """The seats: humans first, then the bots, each bot seeded one-way from the game's seed
+    (``options``: bot options such as ``think_ms``). Raises ``spoiler.plugins.UnknownName``
+    for a bot kind that is not installed."""
+    from spoiler.console.human import HumanAgent
+    from spoiler.rules.game import Seat
+
+    hot_seat = len(humans) > 1
+    seats = [Seat(name, HumanAgent(screen, hot_seat=hot_seat), "human") for name in humans]
+    for name in bot_names(humans, bots):
+        seat = len(seats)
+        seats.append(Seat(name, registry.agent(bot_kind, seat, seed, options), bot_kind))
+    return seats
+
+
+def new_game(
+    registry, seats, set_names: list[str] | None, seed: int, max_rounds: int, strict: bool = False
+):
+    """The game these seats play with these sets (all usable sets when None), and the sets
+    they require (``CardSet.requires``). Raises ``UnknownName`` for a set that is not
+    installed, ``GameError`` for a table it refuses."""
+    from spoiler.plugins import UnknownName
+    from spoiler.rules.game import Game, GameError
+
+    card_sets = registry.card_sets(set_names)
+    for card_set in list(card_sets):  # a set that cannot end a game alone brings its partners
+        for name in card_set.requires:
+            if all(s.name != name for s in card_sets):
+                try:
+                    card_sets.extend(registry.card_sets([name]))
+                except UnknownName as exc:
+                    raise UnknownName(
+                        f"set {card_set.name!r} is played with set {name!r}: {exc}"
+                    ) from None
+    if not card_sets:
+        raise GameError("no card set is installed (see `spoiler plugins`)")
+    hooks = registry.game_hooks([s.name for s in card_sets])
+    return Game(card_sets, seats, seed, max_rounds=max_rounds, hooks=hooks, strict=strict)
+
+
+def run_game(game, screen, after_round: Callable | None = None):
+    """Play ``game`` to its end on ``screen``, narrating each round's events as the screen's
+    reader sees them. ``after_round(game)`` is called after every whole round.
+
+    When every human at the table is out, they choose to watch the rest or skip to the end.
+
+    Returns the result, or None when the players stopped the game (``q``, end of input or
+    Ctrl-C); the game then holds every whole round played and the interrupted one's decisions
+    so far.
+    """
+    from spoiler.console.screen import EVERYTHING
+
+    screen.follow(game)
+    if game.round == 0:
+        screen.set_rules()
+    try:
+        game.start()
+        screen.catch_up()
+        if screen.reader == EVERYTHING:
+            screen.standings("At the table")
+        offered = False  # the choice to watch is offered once each time the humans are out
+        while not game.over:
+            game.play_round()
+            screen.catch_up()
+            out = screen.humans() and not screen.humans_in_play()
+            if not game.over and not screen.quiet and (screen.reader == EVERYTHING or out):
+                screen.standings(f"After round {game.round}")
+            if after_round is not None:
+                after_round(game)
+            if out and not offered and not game.over:
+                _watch_or_skip(screen)
+            offered = bool(out)
+    except (EOFError, KeyboardInterrupt):
+        return None
+    screen.end()
+    return game.result
+
+
+def _watch_or_skip(screen) -> None:
+    """Every human is out: watch the rest of the game, skip to its result, or quit. (Asked
+    at a terminal only: answers from a file or a pipe were written for the game's prompts.)"""
+    from spoiler.console.screen import QuitGame
+
+    if not screen.stdin.isatty():
+        return
+    while True:
+        answer = screen.read(
+            "You are out of this game. Watch the rest? [Y/n] (n: skip to the result, q: quit)"
+            if len(screen.humans()) == 1
+            else "Every player at the keyboard is out. Watch the rest? [Y/n] "
+            "(n: skip to the result, q: quit)"
+        ).lower()
+        if answer in ("", "y", "yes", "w", "watch"):
+            return
+        if answer in ("n", "no", "s", "skip"):
+            screen.quiet = True
+            screen.console.print("Skipping to the result…", markup=False)
+            return
+        if answer in ("q", "quit"):
+            raise QuitGame
+        screen.console.print("Please answer y (watch), n (skip to the result) or q (quit).")
+
+
+@app.command(
+    epilog=examples(
+        "spoiler play                          you against three greedy bots",
+        "spoiler play --bots 1                 a duel against one bot",
+        "spoiler play --players ann,bo         two humans at one keyboard",
+        "spoiler play --bots 4 --delay 0.5     watch four bots play",
+        "spoiler play --sets base --seed 12    the base set only, a set seed",
+        "spoiler play --record game.toml       save it as you go (spoiler resume)",
+    )
+)
+def play(
+    players: str | None = typer.Option(
+        None,
+        "--players",
+        metavar="NAMES",
+        help="Human players at this keyboard, comma-separated (e.g. alice,bob). "
+        'Default: one human, "You", against three bots.',
+    ),
+    bots: int | None = typer.Option(
+        None,
+        "--bots",
+        metavar="N",
+        help="Number of bots. Without --players, watch N bots play each other.",
+    ),
+    bot: str = typer.Option(
+        "greedy",
+        "--bot",
+        metavar="KIND",
+        help="The kind of every bot: greedy (plays to win), expert (searches; the strongest) "
+        "or random (any legal move), or a kind a plugin adds; `spoiler plugins` lists them all.",
+    ),
+    think: float | None = typer.Option(
+        None,
+        "--think",
+        metavar="MS",
+        help="Thinking time per decision of bots that search (expert), in milliseconds, at "
+        "most 60000; the record keeps it for resume. Default: 200.",
+    ),
+    sets: str | None = typer.Option(
+        None,
+        "--sets",
+        metavar="NAMES",
+        help="Card sets to play with, comma-separated. Default: every installed set.",
+    ),
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        metavar="N",
+        help="Seed of the game, to replay it exactly. Default: a random 64-bit seed. "
+        "The seed decides every hand, so it is shown only when the game ends.",
+    ),
+    max_rounds: int = typer.Option(
+        100, "--max-rounds", metavar="N", help="Round limit; reaching it ends the game in a draw."
+    ),
+    strict: bool = typer.Option(
+        False,
+        "--strict",
+        help="Stop the game when a card's effect fails, instead of letting it fizzle.",
+    ),
+    record: Path | None = typer.Option(
+        None,
+        "--record",
+        metavar="FILE",
+        help="Save the game to FILE (TOML) after every round, to replay or resume it later. "
+        "FILE must not exist (see --force).",
+    ),
+    force: bool = typer.Option(
+        False,
+        "--force",
+        help="With --record: replace FILE if it is a file that exists (never a directory, "
+        "a device or a record another game is playing).",
+    ),
+    match: int | None = typer.Option(
+        None,
+        "--match",
+        metavar="N",
+        help="Play a match: games until someone has won N (1 to 10), with the score between games.",
+    ),
+    delay: float | None = typer.Option(
+        None,
+        "--delay",
+        metavar="SECONDS",
+        help="Wait this long after each event, to follow the game. Default: 0.5 on a "
+        "terminal while only bots play (watched, or once you are out), else 0.",
+    ),
+    card_text: str = typer.Option(
+        "first",
+        "--card-text",
+        metavar="WHEN",
+        help="Show a card's text as it is played: first (the first time in a game), always "
+        "or never (type ? NAME at a prompt instead).",
+    ),
+) -> None:
+    """Play a game against bots or friends, or watch bots play.
+
+    At any prompt, type ? for help, ? NAME for a card's text and rulings, log for the game
+    so far, q to quit (with an offer to save the game)."""
+    from spoiler.commands import common
+    from spoiler.console.screen import CARD_TEXT, Screen
+    from spoiler.model import interrupts
+    from spoiler.plugins import UnknownName
+    from spoiler.rules.game import CardError, GameError, RoundTooLong
+    from spoiler.session.match import game_seed
+
+    try:
+        humans, n_bots = table_of(players, bots)
+    except TableError as exc:
+        fail(str(exc))
+    from spoiler.session.records import MAX_ROUNDS, MAX_THINK_MS
+
+    if max_rounds > MAX_ROUNDS:  # a record must stay small enough to read back (records.md)
+        fail(f"--max-rounds is at most {MAX_ROUNDS}, not {max_rounds}")
+    if seed is not None and not -(2**63) <= seed < 2**64:
+        fail(f"--seed must be a whole number of at most 64 bits, not {seed}")
+    if think is not None and not 0 < think <= MAX_THINK_MS:
+        fail(f"--think must be more than 0 and at most {MAX_THINK_MS} milliseconds, not {think:g}")
+    bot_options = {"think_ms": think} if think is not None else None
+    set_names = [s.strip() for s in sets.split(",") if s.strip()] if sets is not None else None
+    if sets is not None and not set_names:
+        fail("--sets is empty; name at least one set (see `spoiler sets list`)")
+
+    registry = common.load_registry()
+    from rich.markup import escape
+
+    from spoiler.plugins.validation import check_hooks
+
+    for info in registry.plugins.values():  # as `sets validate` does: hooks pluggy would skip
+        for problem in check_hooks(registry, info.name, info.name):
+            common.err_console().print(
+                f"[yellow]Warning:[/] plugin {info.name!r}: {escape(problem.message)}",
+                markup=True,
+                highlight=False,
+                soft_wrap=True,
+            )
+    for broken in registry.broken():
+        common.err_console().print(
+            f"[yellow]Warning:[/] plugin {broken.key!r} is broken "
+            f"and was not loaded: {escape(broken.error or '')}",
+            markup=True,
+            highlight=False,
+            soft_wrap=True,
+        )
+    if match is not None and not 1 <= match <= 10:
+        fail(f"--match is a number of wins from 1 to 10, not {match}")
+    if delay is not None and not 0 <= delay <= 60:
+        fail(f"--delay is a number of seconds from 0 to 60, not {delay:g}")
+    if card_text not in CARD_TEXT:
+        fail(f"--card-text {card_text!r}: choose one of {', '.join(CARD_TEXT)}")
+    from spoiler.model.seeds import new_seed
+
+    chosen_seed = seed if seed is not None else new_seed()
+    console = common.console()
+    screen = Screen(console, reader_for(humans), delay=delay, card_text=card_text)
+    from spoiler.commands import records as recording
+
+    def setup(game_seed: int):
+        try:
+            seats = seat_players(registry, humans, n_bots, bot, game_seed, screen, bot_options)
+            return new_game(registry, seats, set_names, game_seed, max_rounds, strict)
+        except (UnknownName, GameError) as exc:
+            fail(str(exc))
+
+    def run(game, recorder):
+        try:
+            with interrupts.game_signals():
+                return run_game(game, screen, lambda game: recording.record_round(recorder, game))
+        except CardError as exc:
+            fail(f"--strict: {exc}", 1)
+        except RoundTooLong as exc:  # an effect that never ends: stop, keep what was played
+            fail(f"{exc} {recording.save_runaway(recorder)}", 1)
+        except GameError as exc:  # a bot that failed, an agent that kept answering illegally
+            fail(f"{exc}. {recording.save_runaway(recorder)}", 1)  # what was played is kept
+
+    def stopped(game, recorder, seed):
+        console.print()
+        console.print(f"Game stopped in round {game.round}. Seed {seed}.", markup=False)
+        # SIGTERM or SIGHUP: the terminal may be gone, so save without asking.
+        recording.save_stopped(recorder, screen, ask=not interrupts.terminal_gone())
+        raise typer.Exit(interrupts.exit_code())
+
+    def note_required(game) -> None:
+        added = [s.name for s in game.sets if set_names is not None and s.name not in set_names]
+        if added:
+            common.err_console().print(
+                f"Note: {', '.join(set_names or [])} cannot end a game alone, so "
+                f"{', '.join(added)} {'is' if len(added) == 1 else 'are'} in the deck too.",
+                markup=False,
+                soft_wrap=True,
+            )
+
+    if match is not None:
+        from spoiler.console.matches import play_match
+
+        game = setup(game_seed(chosen_seed, 1))
+        note_required(game)
+        recorder = recording.start_recording(
+            game, registry, record, force, match=(match, chosen_seed), think_ms=think
+        )
+        console.print(
+            f"Spoiler {_describe_table(humans, n_bots, bot)}, with "
+            f"{', '.join(s.name for s in game.sets)}: a match, first to {match} "
+            f"win{'s' * (match != 1)}.",
+            markup=False,
+        )
+        try:
+            play_match(game, recorder, screen, setup, run, stopped)
+        finally:
+            recording.stop_recording(recorder)
+        return
+
+    while True:
+        game = setup(chosen_seed)
+        note_required(game)
+        recorder = recording.start_recording(game, registry, record, force, think_ms=think)
+        console.print(
+            f"Spoiler {_describe_table(humans, n_bots, bot)}, "
+            f"with {', '.join(s.name for s in game.sets)}.",
+            markup=False,
+        )
+        try:
+            result = run(game, recorder)
+        finally:
+            recording.stop_recording(recorder)
+        if result is None:
+            stopped(game, recorder, chosen_seed)
+        again = _play_again(screen) if humans else None
+        if again is None:
+            return
+        if again == "new":
+            chosen_seed = new_seed()
+        if record is not None:
+            record = recording.free_name(record.with_suffix(""), record.suffix)
+            force = False
+
+
+def _play_again(screen) -> str | None:
+    """At the end of a game at a terminal: play again with the same seed, a new one, or
+    leave (None)."""
+    if not screen.stdin.isatty():
+        return None
+    while True:
+        try:
+            answer = screen.read(
+                "Play again? s: same seed (the same deal), n: new seed, Enter: leave"
+            ).lower()
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if answer in ("", "q", "quit", "leave"):
+            return None
+        if answer in ("s", "same"):
+            return "same"
+        if answer in ("n", "new"):
+            return "new"
+        screen.console.print("Please answer s, n, or press Enter to leave.", markup=False)
+
+
+def _describe_table(humans: list[str], bots: int, kind: str) -> str:
+    bots_text = f"{bots} {kind} bot{'s' if bots != 1 else ''}"
+    if not humans:
+        return f"watching {bots_text}"
+    if not bots:
+        return f"for {', '.join(humans)}"
+    return f"for {', '.join(humans)} against {bots_text}"

@@ -1,0 +1,544 @@
+"""``spoiler replay`` and ``spoiler resume``: games recorded with ``spoiler play --record``.
+
+Both read the record strictly (``spoiler.records``): a bad file gets a one-line error and exit
+code 2, and is never written to. ``replay`` only reads; ``resume`` appends rounds to the same
+record, one whole round at a time, always through a temporary file renamed over it.
+"""
+
+import os
+from pathlib import Path
+
+import typer
+
+from spoiler.commands.common import console, err_console, fail
+from spoiler.commands.group import command_app, examples
+
+replay_app = command_app()
+resume_app = command_app()
+
+#: Exit code when a record replays differently from how it was played.
+DIFFERS = 1
+#: Exit code of a game the players stopped (end of input, Ctrl-C), as ``spoiler play`` uses.
+INTERRUPTED = 130
+
+
+def reader_of(kinds: list[str]):
+    """Who reads the screen, as ``spoiler play`` decided it: everything for a game of bots,
+    the one human's view, or the public view for several humans at one keyboard."""
+    from spoiler.console.screen import EVERYTHING
+
+    humans = [seat for seat, kind in enumerate(kinds) if kind == "human"]
+    if not humans:
+        return EVERYTHING
+    return humans[0] if len(humans) == 1 else None
+
+
+def _load(path: Path):
+    """The record and the installed plugins, or a one-line error (exit 2)."""
+    from spoiler.commands.common import load_registry
+    from spoiler.session import records
+
+    try:
+        record = records.load(path)
+    except records.RecordError as exc:
+        fail(f"{path}: {exc}")
+    if not record.signed:
+        err_console().print(
+            f"Note: {path} was edited by hand; it is played as it stands.",
+            markup=False,
+            soft_wrap=True,
+        )
+    return record, load_registry()
+
+
+def _version_hint(record) -> str:
+    from spoiler import __version__
+
+    if record.spoiler_game != __version__:
+        return f" (recorded with spoiler-game {record.spoiler_game}; this is {__version__})"
+    return ""
+
+
+def describe(record) -> str:
+    """Who played, with which sets and (once the game is over) seed, as one line. The seed
+    of a game that goes on stays off the screen: it would give every hand away."""
+    players = ", ".join(
+        p.name if p.kind == "human" else f"{p.name} ({p.kind} bot)" for p in record.players
+    )
+    sets = ", ".join(f"{s.name} {s.version}" for s in record.sets)
+    seed = f"; seed {record.seed}" if record.over else ""
+    return f"{players}; sets {sets}{seed}"
+
+
+@replay_app.command(
+    epilog=examples(
+        "spoiler replay game.toml",
+        "spoiler replay game.toml --step    Enter for the next round, q to stop",
+        "spoiler replay game.toml --verify  does it still play the same?",
+    )
+)
+def replay(
+    file: Path = typer.Argument(
+        ..., metavar="FILE", help="A record made by `spoiler play --record`."
+    ),
+    step: bool = typer.Option(
+        False, "--step", help="Wait for Enter between rounds (q stops the replay)."
+    ),
+    verify: bool = typer.Option(
+        False,
+        "--verify",
+        help="Only check that the game replays to the recorded event "
+        "log and result; exit 1 when it does not.",
+    ),
+    delay: float | None = typer.Option(
+        None,
+        "--delay",
+        metavar="SECONDS",
+        help="Wait this long after each event. Default: as `spoiler play`.",
+    ),
+) -> None:
+    """Replay a recorded game or match, as it was played.
+
+    The game is played again from its seed and recorded decisions, and checked against the
+    record as it goes."""
+    from spoiler.console.screen import Screen
+    from spoiler.rules.game import CardError, GameError
+    from spoiler.session import records
+
+    if delay is not None and not 0 <= delay <= 60:
+        fail(f"--delay is a number of seconds from 0 to 60, not {delay:g}")
+    record, registry = _load(file)
+    if verify:
+        _verify(file, record, registry)
+        return
+    out = console()
+    screen = Screen(out, reader_of([p.kind for p in record.players]), delay=delay)
+    out.print(f"Replaying {file}: {describe(record)}.", markup=False, soft_wrap=True)
+    for number, game_record in enumerate(record.games(), 1):
+        if record.match is not None:
+            out.print()
+            out.rule(f"Game {number} of the match", style="bold")
+        try:
+            game, first = _replay_game(game_record, registry, screen, step)
+        except records.RecordError as exc:
+            fail(f"{file}: {_in_game(record, number)}{exc}")
+        except (CardError, GameError) as exc:
+            _failed_in_replay(file, exc)
+        if game.over:
+            screen.end()
+            if record.match is not None:
+                _score_so_far(out, record, number)
+        else:
+            out.print()
+            out.print(
+                f"The record stops after round {game.round}; the game is not over. "
+                f"Continue it with: spoiler resume {file}",
+                markup=False,
+                soft_wrap=True,
+            )
+        if first is not None:
+            err_console().print(
+                f"Warning: this replay differs from the record: {_in_game(record, number)}"
+                f"{first}{_version_hint(record)}.",
+                markup=False,
+                soft_wrap=True,
+            )
+            raise typer.Exit(DIFFERS)
+
+
+def _replay_game(record, registry, screen, step: bool):
+    """Replay one game's recorded rounds on ``screen``; returns the game and the first
+    difference from the record (None when it matches)."""
+    from spoiler.console.screen import EVERYTHING
+    from spoiler.session import records
+
+    game = records.build_game(record, registry)
+    recorder = records.Recorder(record)
+    screen.follow(game)
+    game.start()
+    screen.catch_up()
+    if screen.reader == EVERYTHING:
+        screen.standings("At the table")
+    first = None
+    for entry in record.rounds:
+        if step and entry.round > 1:
+            try:
+                answer = screen.read(f"Press Enter for round {entry.round} (q: stop).")
+            except (EOFError, KeyboardInterrupt):
+                raise typer.Exit(INTERRUPTED) from None
+            if answer.lower() in ("q", "quit"):
+                raise typer.Exit(INTERRUPTED)
+        game.play_round()
+        first = first or recorder.round_played(game)
+        screen.catch_up()
+        if screen.reader == EVERYTHING and not game.over:
+            screen.standings(f"After round {game.round}")
+        if game.over:
+            break
+    return game, first or records.ending_difference(record, game)
+
+
+def _score_so_far(out, record, number: int) -> None:
+    """In a replayed match: the score after game ``number``."""
+    from spoiler.console.matches import tell_score
+
+    tell_score(out, record, [g.result for g in record.games()[:number] if g.result is not None])
+
+
+def _in_game(record, number: int) -> str:
+    return f"game {number}: " if record.match is not None else ""
+
+
+def _failed_in_replay(file: Path, exc: Exception):
+    """The game stopped while replaying: a card of a --strict game raised, or a rule the
+    installed plugins apply refused it. The record is sound; this installation plays it
+    otherwise (exit 1, as for any replay that differs)."""
+    from spoiler.rules.game import CardError
+
+    what = f"--strict: {exc}" if isinstance(exc, CardError) else str(exc)
+    fail(f"{file}: the replay stopped: {what}", DIFFERS)
+
+
+def _verify(file: Path, record, registry) -> None:
+    """``replay --verify``: replay without printing, and say whether it matches."""
+    from spoiler.rules.game import CardError, GameError
+    from spoiler.session import records
+
+    games = record.games()
+    rounds = events = 0
+    for number, game_record in enumerate(games, 1):
+        try:
+            game, _, first = records.replay(game_record, registry)
+        except records.RecordError as exc:
+            fail(f"{file}: {_in_game(record, number)}{exc}")
+        except (CardError, GameError) as exc:
+            _failed_in_replay(file, exc)
+        if first is not None:
+            console().print(
+                f"{file}: does not match: {_in_game(record, number)}{first}"
+                f"{_version_hint(record)}.",
+                markup=False,
+                soft_wrap=True,
+            )
+            raise typer.Exit(DIFFERS)
+        rounds += len(game_record.rounds)
+        events += len(game.state.log)
+    out = console()
+    if record.match is not None:
+        from spoiler.console.matches import match_over
+
+        how = "the match is over" if match_over(record) else "the match goes on"
+        out.print(
+            f"{file}: OK: {len(games)} games, {rounds} rounds, {events} events and the "
+            f"results match the record ({how})",
+            markup=False,
+            soft_wrap=True,
+        )
+        return
+    matched = f"{file}: OK: {rounds} rounds, {events} events"
+    if record.over:
+        assert game.result is not None  # the replay matched a finished record
+        names = [p.name for p in game.state.players]
+        out.print(
+            f"{matched} and the result match the record (result: {game.result.describe(names)})",
+            markup=False,
+            soft_wrap=True,
+        )
+    else:
+        out.print(
+            f"{matched} match the record (the game is not over; continue it with: "
+            f"spoiler resume {file})",
+            markup=False,
+            soft_wrap=True,
+        )
+
+
+class _Differs(Exception):
+    """A recorded round that replays differently: the record is sound, this installation
+    plays it otherwise."""
+
+
+@resume_app.command(epilog=examples("spoiler resume spoiler-1234.toml"))
+def resume(
+    file: Path = typer.Argument(..., metavar="FILE", help="A record of an unfinished game."),
+) -> None:
+    """Continue a recorded game or match that is not over.
+
+    The same players go on: humans are asked at this keyboard, bots play as they did; each
+    new round is added to the same record, and a match goes on to its end.
+    """
+    from spoiler.console.matches import match_over
+    from spoiler.session import recordfile, records
+
+    record, registry = _load(file)
+    if record.match is not None and match_over(record):
+        fail(f"{file}: this match is over; watch it again with: spoiler replay {file}")
+    if record.match is None and record.over:
+        fail(
+            f"{file}: this game is over (round {record.result['round']}); "
+            f"watch it again with: spoiler replay {file}"
+        )
+    # Held (locked) for the whole game, and read again once held: no other game writes it
+    # meanwhile. A symlink is followed, so the rounds go where the record really lives.
+    try:
+        held = recordfile.RecordFile.open(file)
+        record = records.load(held.path)
+    except recordfile.FileProblem as exc:
+        fail(f"{file}: {exc}")
+    except records.RecordError as exc:
+        held.close()
+        fail(f"{file}: {exc}")
+    with held:
+        _resume_held(file, record, registry, held)
+
+
+def _resume_held(file: Path, record, registry, held) -> None:
+    """``spoiler resume`` once its record is held: bring the players back and play on (and,
+    in a match, on to its end)."""
+    from spoiler.commands.play import run_game
+    from spoiler.console.matches import play_match
+    from spoiler.console.screen import Screen
+    from spoiler.model import interrupts
+    from spoiler.rules.game import CardError, GameError
+    from spoiler.session import recordfile, records
+    from spoiler.session.match import game_seed
+
+    out = console()
+    screen = Screen(out, reader_of([p.kind for p in record.players]))
+
+    def setup(seed: int):
+        """The record's current game (whose seed is ``seed``), its players seated afresh."""
+        try:
+            return records.build_game(
+                record, registry, _live_agents(file, record, registry, screen)
+            )
+        except records.RecordError as exc:
+            fail(f"{file}: {exc}")
+
+    recorded = len(record.rounds)
+    if record.over:  # a match between two games: the next one starts
+        record.next_game(game_seed(record.match.seed, len(record.match.games) + 2))
+        record.save(held)
+        recorded = 0
+    resumed = setup(record.seed)
+
+    def run(game, recorder):
+        def after_round(game) -> None:
+            try:
+                difference = recorder.round_played(game)
+            except (OSError, recordfile.FileProblem) as exc:
+                fail(
+                    f"{file}: cannot write it: {_reason(exc)}; the game stops here, the record "
+                    f"holds the rounds up to {len(record.rounds) - 1}",
+                    1,
+                )
+            if difference is not None:
+                raise _Differs(f"{difference}{_version_hint(record)}; it cannot be resumed")
+            if game is resumed and recorded and game.round == recorded:
+                out.print()
+                out.print(
+                    f"That was round {recorded}, where the record stopped. The game goes on.",
+                    markup=False,
+                    style="bold",
+                )
+
+        try:
+            with interrupts.game_signals():
+                return run_game(game, screen, after_round)
+        except _Differs as exc:
+            fail(f"{file}: {exc}", DIFFERS)
+        except records.RecordError as exc:
+            fail(f"{file}: {exc}")
+        except CardError as exc:
+            fail(f"strict: {exc}", 1)
+        except GameError as exc:
+            fail(str(exc), 1)
+
+    def stopped(game, recorder, seed):
+        out.print()
+        out.print(
+            f"Game stopped in round {game.round}. {file} holds the rounds up to "
+            f"{len(record.rounds)}; continue with: spoiler resume {file}",
+            markup=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(interrupts.exit_code())
+
+    out.print(
+        f"Resuming {file} after round {recorded}: {describe(record)}.", markup=False, soft_wrap=True
+    )
+    recorder = records.Recorder(record, held)
+    if record.match is not None:
+        play_match(resumed, recorder, screen, setup, run, stopped)
+    elif run(resumed, recorder) is None:
+        stopped(resumed, recorder, record.seed)
+    out.print(f"Saved to {file}.", markup=False, soft_wrap=True)
+
+
+def _live_agents(file: Path, record, registry, screen) -> list:
+    """The agents who go on playing: a human at this keyboard for each human, the recorded
+    bot kinds (seeded from the game's seed, thinking as long as the record says) for the
+    others."""
+    from spoiler.console.human import HumanAgent
+    from spoiler.plugins import UnknownName
+
+    hot_seat = [p.kind for p in record.players].count("human") > 1
+    options = {"think_ms": record.think_ms} if record.think_ms is not None else None
+    live = []
+    for seat, player in enumerate(record.players):
+        if player.kind == "human":
+            live.append(HumanAgent(screen, hot_seat=hot_seat))
+            continue
+        try:
+            live.append(registry.agent(player.kind, seat, record.seed, options))
+        except UnknownName as exc:
+            fail(f"{file}: players[{seat + 1}].kind: {exc}")
+    return live
+
+
+# ==============================================================================================
+# Recording ``spoiler play``
+# ==============================================================================================
+def start_recording(
+    game,
+    registry,
+    path: Path | None,
+    force: bool = False,
+    match: tuple[int, int] | None = None,
+    think_ms: float | None = None,
+):
+    """A recorder for a game ``spoiler play`` is about to play. It keeps the record in memory
+    (so a stopped game can still be saved) and, with ``--record``, writes it after every
+    round. The file is created (refused when it exists, unless ``force``), locked for the
+    whole game (or match) and the empty record written at once, so a path that cannot be
+    written is refused before the game starts. ``match``: (wins needed, match seed) for the
+    first game of a match; ``think_ms``: the bots' ``--think``, kept for ``resume``."""
+    from spoiler.session import recordfile, records
+
+    record = records.Record.of(game, registry, think_ms)
+    if match is not None:
+        record.match = records.Match(*match)
+    recorder = records.Recorder(record)
+    if path is not None:
+        try:
+            held = recordfile.RecordFile.create(path, force)
+        except recordfile.FileProblem as exc:
+            fail(f"--record {path}: {exc}")
+        try:
+            recorder.record.save(held)
+        except (OSError, recordfile.FileProblem) as exc:
+            held.close()
+            fail(f"--record {path}: cannot write it: {_reason(exc)}")
+        recorder.path = held
+    return recorder
+
+
+def stop_recording(recorder) -> None:
+    """The game is over or stopped: let go of its record file (and its lock)."""
+    if recorder.path is not None:
+        recorder.path.close()
+
+
+def _reason(exc: BaseException) -> str:
+    return getattr(exc, "strerror", None) or str(exc)
+
+
+def record_round(recorder, game) -> None:
+    """After each round of ``spoiler play``: add it to the record (and the file)."""
+    from spoiler.session import recordfile
+
+    try:
+        recorder.round_played(game)
+    except (OSError, recordfile.FileProblem) as exc:
+        fail(
+            f"--record {_shown(recorder.path)}: cannot write it: {_reason(exc)}; the game "
+            f"stops here (seed {game.seed})",
+            1,
+        )
+
+
+def _shown(target) -> Path:
+    """The path of a record, held or not, as the user named it."""
+    return getattr(target, "given", target)
+
+
+def save_stopped(recorder, screen, ask: bool = True) -> None:
+    """A game stopped by end of input, Ctrl-C, SIGTERM or SIGHUP: say where its record is, or
+    offer to save it (and save without asking when input is closed or ``ask`` is False: when
+    the terminal is gone, nobody is left to answer)."""
+    from spoiler.session import recordfile
+
+    out = screen.console
+    record, path = recorder.record, recorder.path
+    rounds = len(record.rounds)
+    if path is not None:
+        out.print(
+            f"{_shown(path)} holds {whole_rounds(rounds)}; continue with: "
+            f"spoiler resume {_shown(path)}",
+            markup=False,
+            soft_wrap=True,
+        )
+        return
+    seed = record.match.seed if record.match is not None else record.seed
+    path = free_name(f"spoiler-{seed}", ".toml")
+    answer = ""  # nobody left to ask: keep the game rather than lose it
+    if ask:
+        try:
+            answer = screen.read(
+                f"Save the game ({whole_rounds(rounds)}) to {path}, to resume later? [Y/n]"
+            )
+        except EOFError:
+            pass
+        except KeyboardInterrupt:
+            out.print()
+            return
+    if answer.strip().lower() in ("n", "no"):
+        return
+    try:
+        with recordfile.RecordFile.create(path) as held:
+            record.save(held)
+    except (OSError, recordfile.FileProblem) as exc:
+        err_console().print(
+            f"Error: could not save the game to {path}: {_reason(exc)}",
+            markup=False,
+            soft_wrap=True,
+        )
+        return
+    out.print(
+        f"Saved to {path}; continue with: spoiler resume {path}", markup=False, soft_wrap=True
+    )
+
+
+def whole_rounds(rounds: int) -> str:
+    """'no whole round yet', 'the 1 whole round played', 'the 3 whole rounds played'."""
+    if rounds == 0:
+        return "no whole round played yet"
+    return f"the {rounds} whole round{'s' * (rounds != 1)} played"
+
+
+def save_runaway(recorder) -> str:
+    """A game stopped by the runaway guard: save its whole rounds without asking (there may be
+    no one to ask), and say where, in a sentence to follow the guard's message."""
+    from spoiler.session import recordfile
+
+    record, path = recorder.record, recorder.path
+    if path is None:
+        path = free_name(f"spoiler-{record.seed}", ".toml")
+        try:
+            with recordfile.RecordFile.create(path) as held:
+                record.save(held)
+        except (OSError, recordfile.FileProblem) as exc:
+            return f"The record could not be saved to {path}: {_reason(exc)}."
+    shown = _shown(path)
+    return (
+        f"The record ({whole_rounds(len(record.rounds))}) is saved in {shown}; "
+        f"spoiler resume {shown} plays that round again."
+    )
+
+
+def free_name(stem, suffix: str) -> Path:
+    """``stem + suffix`` in the current directory, numbered if that file exists."""
+    path, n = Path(stem + suffix), 2
+    while os.path.lexists(path):
+        path, n = Path(f"{stem}-{n}{suffix}"), n + 1
+    return path

@@ -1,0 +1,334 @@
+"""``spoiler sets list``, ``spoiler sets validate`` and ``spoiler plugins``: what is installed,
+whether it works, and what each plugin hooks into."""
+
+import typer
+
+from spoiler.commands.common import console, err_console, fail, load_registry
+from spoiler.commands.group import SpoilerGroup, command_app, examples, help_when_bare
+
+sets_app = command_app(
+    cls=SpoilerGroup,
+    help="The card sets: list, show and validate them.",
+    invoke_without_command=True,
+    epilog=examples("spoiler sets list", "spoiler sets validate mirror --games 50"),
+)
+
+
+@sets_app.callback()
+def _sets(ctx: typer.Context) -> None:
+    """The card sets: list, show and validate them."""
+    help_when_bare(ctx)
+
+
+STATUS_STYLE = {"ok": "green", "broken": "bold red", "disabled": "yellow"}
+CORE = "spoiler-game"  # spoiler.plugins.CORE_DISTRIBUTION, without importing the loader
+
+
+def _ordered_sets(registry) -> list:
+    """Built-in sets first, then the others by name."""
+    return sorted(
+        registry.set_infos, key=lambda s: (s.distribution != CORE, s.name, s.distribution)
+    )
+
+
+def _print_json(data) -> None:
+    import json
+
+    typer.echo(json.dumps(data, indent=2))
+
+
+@sets_app.command("list", epilog=examples("spoiler sets list", "spoiler sets list --json"))
+def list_sets(
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON array instead of a table."),
+) -> None:
+    """List every card set: built in, installed, broken or disabled.
+
+    A set disabled by SPOILER_PLUGINS says so; a broken plugin is listed under its entry
+    point's name, with the reason.
+    """
+    registry = load_registry()
+    infos = _ordered_sets(registry)
+    if as_json:
+        _print_json([info.as_dict() for info in infos])
+        return
+    from spoiler.console.columns import Column, render
+
+    columns = [Column("Set"), Column("Version"), Column("Distribution"), Column("Cards", True)]
+    columns += [Column("Status"), Column("Reason", wrap=1)]
+    rows = [
+        [
+            info.name,
+            info.version,
+            info.distribution,
+            str(info.cards) if info.status == "ok" else "-",
+            info.status,
+            info.error or "",
+        ]
+        for info in infos
+    ]
+    styles = {(r, 4): STATUS_STYLE[info.status] for r, info in enumerate(infos)}
+    render(columns, rows, title="Card sets", styles=styles)
+    if not infos:
+        print("No card set is installed.")
+
+
+@sets_app.command(
+    "show", epilog=examples("spoiler sets show chrono", "spoiler sets show base --json")
+)
+def show_set(
+    name: str = typer.Argument(..., metavar="NAME", help="An installed set's name."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON object instead."),
+) -> None:
+    """Show one card set: what it is, the rules it adds, and its cards."""
+    from spoiler.plugins import UnknownName
+
+    registry = load_registry()
+    try:
+        [card_set] = registry.card_sets([name])
+    except UnknownName as exc:
+        fail(str(exc))
+    info = next(i for i in registry.set_infos if i.name == name and i.status == "ok")
+    cards = [
+        {"id": c.id, "name": c.name, "copies": c.copies, "text": c.text} for c in card_set.cards
+    ]
+    if as_json:
+        _print_json(
+            {
+                "name": card_set.name,
+                "title": card_set.title,
+                "version": card_set.version,
+                "distribution": info.distribution,
+                "description": card_set.description,
+                "rules": card_set.rules,
+                "labels": dict(card_set.labels),
+                "cards": cards,
+            }
+        )
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    out = console()
+    out.print(
+        f"[bold]{escape(card_set.title)}[/] ({escape(card_set.name)} {escape(card_set.version)}, "
+        f"from {escape(info.distribution)})",
+        soft_wrap=True,
+    )
+    if card_set.description:
+        out.print(card_set.description, markup=False)
+    out.print()
+    out.print(
+        "[bold]Rules:[/] " + escape(card_set.rules or "none of its own (only its cards' texts).")
+    )
+    table = Table(
+        title=f"Cards ({len(cards)} kinds, {sum(c['copies'] for c in cards)} in the deck)",
+        title_justify="left",
+    )
+    for column in ("Card", "Copies", "Text"):
+        table.add_column(column, justify="right" if column == "Copies" else "left")
+    for card in cards:
+        table.add_row(card["name"], str(card["copies"]), card["text"])
+    out.print()
+    out.print(table)
+
+
+@sets_app.command(
+    "validate",
+    epilog=examples(
+        "spoiler sets validate",
+        "spoiler sets validate chrono --games 50",
+        "spoiler sets validate mirror --games 1 --seed 7",
+    ),
+)
+def validate_sets(
+    names: list[str] | None = typer.Argument(
+        None, metavar="[NAMES]...", help="Sets to validate (default: every usable set)."
+    ),
+    games: int = typer.Option(200, "--games", min=0, help="Random-bot games per set."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the first game; game i uses SEED+i."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON report instead of a table."),
+) -> None:
+    """Check card sets, then play seeded random-bot games with each.
+
+    Static checks first, then games with each set mixed into the base set, checking the
+    engine's invariants after every round.
+
+    Every problem names the set, the card and a seed that reproduces it. Exit code 0 when all
+    is well, 1 when anything is wrong (a broken plugin included).
+    """
+    try:
+        reports, general = _validate(names, games, seed, quiet=as_json or games == 0)
+    except LookupError as exc:  # a name that is no set at all
+        fail(str(exc))
+    problems = general + [p for r in reports for p in r.problems]
+
+    if as_json:
+        _print_json(
+            {
+                "ok": not problems,
+                "games": games,
+                "seed": seed,
+                "sets": [
+                    {
+                        "name": r.name,
+                        "cards": r.cards,
+                        "games": r.games,
+                        "rounds": r.rounds,
+                        "draws": r.draws,
+                        "problems": len(r.problems),
+                        "unplayed": r.unplayed,
+                        "notes": r.notes,
+                    }
+                    for r in reports
+                ],
+                "problems": [p.as_dict() for p in problems],
+            }
+        )
+    else:
+        _print_validation(reports, problems, games)
+    raise typer.Exit(1 if problems else 0)
+
+
+def _validate(names, games: int, seed: int, quiet: bool):
+    """The reports and the installation's problems, with a progress bar on stderr unless
+    ``quiet``. LookupError for a name that is no set."""
+    run = _validate_in_child if ISOLATE else _validate_here
+    if quiet:
+        return run(names, games, seed, None)
+    import contextlib
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with contextlib.ExitStack() as stack:
+        bars: list = []
+
+        def progress(name: str) -> None:
+            if not bars:  # shown from the first game on: a bad name leaves no trace of it
+                bar = Progress(
+                    TextColumn("Playing games: {task.description}"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    console=err_console(),
+                    transient=True,
+                )
+                stack.enter_context(bar)
+                bars.append((bar, bar.add_task(name, total=None)))
+            bar, task = bars[0]
+            bar.update(task, advance=1, description=name)
+
+        return run(names, games, seed, progress)
+
+
+#: Validate in a child process (the default). Tests that install fake plugins in this
+#: process (which a child cannot see) turn it off.
+ISOLATE = True
+
+
+def _validate_in_child(names, games: int, seed: int, progress):
+    """Plugins are loaded and games played in child processes (``spoiler.isolation``): a
+    plugin that exits, hangs or kills its process is reported, never passed."""
+    from spoiler.plugins import isolation
+
+    return isolation.validate(names or None, games, seed, progress)
+
+
+def _validate_here(names, games: int, seed: int, progress):
+    from spoiler.plugins import stdout_to_stderr, validation
+
+    with stdout_to_stderr():  # what plugin code prints in a game stays out of the report
+        return validation.validate_named(load_registry(), names or None, games, seed, progress)
+
+
+def _print_validation(reports, problems, games: int) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"Validation ({games} games per set)", title_justify="left")
+    for column in ("Set", "Cards", "Games", "Avg rounds", "Draws", "Problems"):
+        table.add_column(column, justify="left" if column == "Set" else "right")
+    for r in reports:
+        mark = "[green]0[/]" if r.ok else f"[bold red]{len(r.problems)}[/]"
+        avg = f"{r.rounds / r.games:.1f}" if r.games else "-"
+        table.add_row(r.name, str(r.cards), str(r.games), avg, str(r.draws), mark)
+    out = console()
+    out.print(table)
+    for r in reports:
+        for note in r.notes:  # worth a look, not a failure
+            out.print(f"[dim]Note: {escape(note)}[/]", soft_wrap=True)
+        if r.unplayed:  # worth a look, not a failure
+            out.print(
+                f"[dim]Note: {escape(r.name)} · {escape(', '.join(r.unplayed))}: never "
+                f"played in {r.games} games.[/]",
+                soft_wrap=True,
+            )
+    for p in problems:
+        out.print(f"[bold red]✗[/] {escape(p.describe())}", soft_wrap=True)
+        if p.reproduce():
+            out.print(f"    reproduce: {escape(p.reproduce())}", soft_wrap=True)
+    if problems:
+        out.print(f"[bold red]{len(problems)} problem{'s' * (len(problems) != 1)} found.[/]")
+    else:
+        passed = (
+            f"{reports[0].name} passed" if len(reports) == 1 else f"All {len(reports)} sets passed"
+        )
+        out.print(f"[green]{escape(passed)}: no problems found.[/]")
+
+
+plugins_app = command_app()
+
+
+@plugins_app.command("plugins", epilog=examples("spoiler plugins", "spoiler plugins --json"))
+def list_plugins(
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON array instead of a table."),
+) -> None:
+    """List the plugins: their sets, bot kinds, hooks and status.
+
+    SPOILER_TRACE_HOOKS=1 prints each hook call to stderr while you play."""
+    registry = load_registry()
+    plugins = sorted(registry.plugins.values(), key=lambda p: (not p.builtin, p.key))
+    rows = [
+        {
+            "name": p.key,
+            "distribution": p.distribution,
+            "version": p.version,
+            "builtin": p.builtin,
+            "status": p.status,
+            "error": p.error,
+            "sets": list(p.sets),
+            "bots": sorted(k for k, a in registry.agents.items() if a.plugin == p.key),
+            "hooks": list(p.hooks),
+        }
+        for p in plugins
+    ]
+    if as_json:
+        _print_json(rows)
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title="Plugins", title_justify="left")
+    for column in ("Plugin", "Distribution", "Version", "Status", "Sets", "Bots", "Hooks"):
+        table.add_column(column, overflow="fold", no_wrap=column in ("Plugin", "Hooks"))
+    for row in rows:
+        style = STATUS_STYLE[row["status"]]
+        status = f"[{style}]{row['status']}[/]"
+        if row["error"]:
+            status += f"\n{escape(row['error'])}"
+        hooks = "\n".join(h.removeprefix("spoiler_") for h in row["hooks"])
+        table.add_row(
+            row["name"],
+            row["distribution"] + (" (built in)" if row["builtin"] else ""),
+            row["version"],
+            status,
+            ", ".join(row["sets"]),
+            ", ".join(row["bots"]),
+            hooks,
+        )
+    console().print(table)
+    bots = Table(title="Bot kinds (spoiler play --bot KIND)", title_justify="left")
+    for column in ("Kind", "Plugin", "How it plays"):
+        bots.add_column(column, no_wrap=column != "How it plays")
+    for kind, agent in sorted(registry.agents.items()):
+        bots.add_row(kind, agent.plugin, escape(agent.description))
+    console().print()
+    console().print(bots)

@@ -1,0 +1,402 @@
+"""The terminal a game is played on: it narrates the game's events as its reader may see
+them, draws the table of players, and reads answers line by line.
+
+Who reads the shared screen decides what it tells:
+
+* ``EVERYTHING`` (a game of bots, watched): every event in full, every hand in the table;
+* one seat (one human against bots): that player's view, private events included;
+* ``None`` (several humans at one keyboard): public events only. Each human sees their own
+  private events when the keyboard is theirs (see ``spoiler.cli.human``).
+
+Besides the events themselves it tells what they leave unsaid (``spoiler.story``): that a card
+changed nothing, and why; each card's text the first time it is played; who knocked a human
+out, and with what; and, at the end, who won how and who knocked out whom.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.control import Control
+from rich.padding import Padding
+from rich.segment import ControlType, Segment
+from rich.table import Table
+from rich.text import Text
+
+from spoiler.model.state import Status
+from spoiler.model.views import PlayerInfo
+from spoiler.narration.narrate import MINOR, Teller, label, narrate, ordinal
+from spoiler.narration.story import PARTS, Story
+
+if TYPE_CHECKING:
+    from spoiler.rules.game import Game
+
+#: The reader of a watched game of bots: sees every event and every hand.
+EVERYTHING = "everything"
+#: When a card's text is shown with the card as it is played (``--card-text``).
+CARD_TEXT = ("first", "always", "never")
+#: The pause after each event when bots are watched on a terminal and no --delay was given.
+WATCHING_DELAY = 0.5
+
+
+class QuitGame(EOFError):
+    """A player typed ``q``: the game stops as at the end of input (an EOFError, so that it
+    passes through the engine and card effects the same way), with the offer to save it."""
+
+
+def _clear_scrollback() -> Control:
+    """ED 3 ("erase saved lines"): xterm's code for clearing the scrollback, which rich lacks.
+    Terminals that do not know it ignore it."""
+    control = Control()
+    control.segment = Segment("\x1b[3J", None, [(ControlType.CLEAR,)])
+    return control
+
+
+CLEAR_SCROLLBACK = _clear_scrollback()
+
+STATUS_STYLE = {Status.LOST: "red", Status.IN_PLAY: "", Status.WON: "bold green"}
+EVENT_STYLE = {
+    "lost": "red",
+    "won": "bold green",
+    "game_over": "bold",
+    "cancelled": "yellow",
+    "redirected": "yellow",
+    "fizzled": "magenta",
+    "rule_failed": "magenta",
+    "loss_prevented": "cyan",
+    "win_prevented": "cyan",
+}
+
+
+class Screen:
+    """One terminal, following one game."""
+
+    game: Game  # the game it follows, from follow() on
+    story: Story  # what came of its plays so far, from follow() on
+
+    def __init__(
+        self,
+        console: Console,
+        reader=EVERYTHING,
+        stdin=None,
+        *,
+        delay: float | None = None,
+        card_text: str = "first",
+    ):
+        self.console = console
+        self.reader = reader
+        self._stdin = stdin
+        self.told = 0  # how many of the game's events have been narrated
+        #: Seconds to wait after each event worth reading (``--delay``; None: see ``pace``).
+        self.delay = delay
+        self.card_text = card_text
+        #: True while the events are not shown (a knocked-out player skipping to the result).
+        self.quiet = False
+        self._texts_shown: set[str] = set()
+        self._noticed = 0
+
+    @property
+    def stdin(self):
+        return self._stdin or sys.stdin
+
+    def follow(self, game: Game) -> None:
+        self.game = game
+        self.told = 0
+        self.story = Story(game.cards_by_id)
+        self._texts_shown = set()
+        self._noticed = 0  # knockouts told so far
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.game.state.players]
+
+    def humans(self) -> list[int]:
+        return [seat for seat, s in enumerate(self.game.seats) if s.kind == "human"]
+
+    def humans_in_play(self) -> list[int]:
+        players = self.game.state.players
+        return [seat for seat in self.humans() if players[seat].status is not Status.LOST]
+
+    def pace(self) -> float:
+        """Seconds to wait after an event: ``--delay`` when given; else, on a terminal, half a
+        second while no human is in play (bots watched), and none otherwise."""
+        if self.delay is not None:
+            return self.delay
+        if self.console.is_terminal and not self.humans_in_play():
+            return WATCHING_DELAY
+        return 0.0
+
+    def you(self, reader=None) -> int | None:
+        reader = self.reader if reader is None else reader
+        return reader if isinstance(reader, int) else None
+
+    # -- narration -------------------------------------------------------------------------
+    def seen(self, event, reader):
+        return event if reader == EVERYTHING else event.seen_by(reader)
+
+    def say(self, event, reader, *, indent: int = 2) -> None:
+        """Print one event as ``reader`` saw it, styled by its kind."""
+        game = self.game
+        you = reader if isinstance(reader, int) else None
+        names = [p.name for p in game.state.players]
+        sentence = narrate(self.seen(event, reader), names, game.cards_by_id, you, game.labels)
+        style = "dim" if event.kind in MINOR else EVENT_STYLE.get(event.kind, "")
+        if event.kind == "round_started":
+            self.console.print()
+            self.console.rule(Text(f"Round {event.round}", style="bold"))
+        # Padding keeps wrapped lines indented under the sentence's first line.
+        self.console.print(Padding(Text(sentence, style=style), (0, 0, 0, indent), expand=False))
+
+    def events(self) -> Sequence:
+        """The events this screen tells (each as its reader saw it, by ``seen``)."""
+        return self.game.state.log
+
+    def catch_up(self) -> None:
+        """Narrate the events since the last call, as this screen's reader sees them, with
+        what they leave unsaid."""
+        log = self.events()
+        while self.told < len(log):
+            event = log[self.told]
+            self.told += 1
+            seen = self.seen(event, self.reader)
+            idle = self.story.feed(seen)
+            knockouts = self.story.knockouts[self._noticed :]
+            self._noticed += len(knockouts)
+            if self.quiet:
+                continue
+            if idle is not None:
+                why = self.story.why(idle, self.names, self.you())
+                self.console.print(Padding(Text(why, style="magenta"), (0, 0, 0, 2), expand=False))
+            self.say(event, self.reader)
+            if event.kind in PARTS:
+                self._card_text(seen)
+            for knockout in knockouts:
+                if knockout.seat == self.you() or knockout.seat in self.humans():
+                    self._knocked_out(knockout)
+            if event.kind not in MINOR:
+                pause = self.pace()
+                if pause:
+                    self.console.file.flush()
+                    time.sleep(pause)
+
+    def _card_text(self, event) -> None:
+        """A card's printed text under the first play of it (or every play, or never)."""
+        card = self.game.cards_by_id.get(event.data.get("card") or event.cause)
+        if card is None or self.card_text == "never" or not card.text:
+            return
+        if self.card_text == "first" and card.id in self._texts_shown:
+            return
+        self._texts_shown.add(card.id)
+        text = Text(f"{card.name}: {card.text}", style="dim italic")
+        self.console.print(Padding(text, (0, 0, 0, 4), expand=False))
+
+    def _knocked_out(self, knockout) -> None:
+        """The notice a human gets when they are out."""
+        you = self.you()
+        who = "You are" if knockout.seat == you else f"{self.names[knockout.seat]} is"
+        how = self.knockout_cause(knockout, you)
+        self.console.print()
+        self.console.print(
+            Padding(Text(f"{who} out: {how}.", style="bold red"), (0, 0, 0, 2), expand=False)
+        )
+
+    def knockout_cause(self, knockout, you=None) -> str:
+        """'knocked out by Bix's Accuse in round 1'."""
+        return f"knocked out by {self.whose_card(knockout, you)} in round {knockout.round}"
+
+    def whose_card(self, outcome, you=None) -> str:
+        """The card behind an outcome, and whose it was: "Bix's Accuse", "your own Jewel"."""
+        game = self.game
+        teller = Teller(self.names, game.cards_by_id, you, game.labels)  # a rule by its label
+        what = teller.card(outcome.card) if outcome.card else "the rules"
+        if outcome.by is None:
+            return what
+        if outcome.by == outcome.seat:
+            return f"{'your' if outcome.seat == you else 'their'} own {what}"
+        return f"your {what}" if outcome.by == you else f"{self.names[outcome.by]}'s {what}"
+
+    def show_log(self, view) -> None:
+        """``log`` at a prompt: this game's events as the player saw them, paged."""
+        lines = []
+        names, you = self.names, view.seat
+        for event in view.events:
+            if event.kind == "round_started":
+                lines.append(Text(f"Round {event.round}", style="bold"))
+            sentence = narrate(event, names, self.game.cards_by_id, you)
+            lines.append(Text("  " + sentence, style="dim" if event.kind in MINOR else ""))
+        self.page(lines, f"The game so far, as {view.me.name} saw it")
+
+    def page(self, lines, title: str) -> None:
+        """Lines through a pager on a terminal (``$PAGER``, else less), printed otherwise."""
+        console = self.console
+        if console.is_terminal:
+            with console.pager(styles=True):
+                console.print(Text(title, style="bold"))
+                for line in lines:
+                    console.print(line)
+        else:
+            console.print(Text(title, style="bold"))
+            for line in lines:
+                console.print(line)
+
+    def set_rules(self) -> None:
+        """The rules the game's sets add to Spoiler's own (``CardSet(rules=...)``)."""
+        for card_set in self.game.sets:
+            if getattr(card_set, "rules", ""):
+                self.console.print(
+                    Text(f"{card_set.title} rules: ", style="bold").append(card_set.rules, style="")
+                )
+
+    # -- the table -------------------------------------------------------------------------
+    def public_players(self) -> list[PlayerInfo]:
+        game = self.game
+        return [
+            PlayerInfo(
+                p.seat, p.name, p.status, len(p.hand), game.priority_of(p.seat), dict(p.counters)
+            )
+            for p in game.state.players
+        ]
+
+    def players_table(
+        self,
+        players,
+        *,
+        you: int | None = None,
+        kinds=None,
+        hands: dict | None = None,
+        title: str | None = None,
+        outcome: dict | None = None,
+    ) -> Table:
+        """Players in priority order, each with their seat: the number that target prompts
+        use for them, which stays the same all game while priorities shift."""
+        table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+        table.add_column("Priority")
+        table.add_column("Seat", justify="right")
+        table.add_column("Player", no_wrap=True)
+        table.add_column("Status", no_wrap=True)
+        table.add_column("Hand", justify="right")
+        table.add_column("Counters")
+        if hands is not None:
+            table.add_column("Cards")
+        labels = getattr(self.game, "labels", None)  # the sets' names for their counters
+        for p in sorted(players, key=lambda p: p.priority):
+            name = Text(p.name, style="bold" if p.seat == you else "")
+            if p.seat == you:
+                if p.name.lower() != "you":
+                    name.append(" (you)")
+            elif kinds and kinds[p.seat] != "human":
+                name.append(f" ({kinds[p.seat]} bot)", style="dim")
+            counters = ", ".join(
+                f"{label(k, labels)} {v}" for k, v in sorted(p.counters.items()) if v
+            )
+            status = Text(str(p.status), style=STATUS_STYLE[p.status])
+            if outcome is not None:
+                status = outcome[p.seat]
+            row: list[str | Text] = [
+                ordinal(p.priority),
+                str(p.seat + 1),
+                name,
+                status,
+                str(p.hand_size),
+                counters,
+            ]
+            if hands is not None:
+                row.append(", ".join(c.name for c in hands[p.seat]))
+            table.add_row(*row)
+        return table
+
+    def standings(self, title: str) -> None:
+        """The public table (with every hand, for spectators). Once the game is over, the
+        status column says how each player ended: won (by default), lost, or a draw."""
+        game = self.game
+        hands = {p.seat: p.hand for p in game.state.players} if self.reader == EVERYTHING else None
+        self.console.print()
+        self.console.print(
+            self.players_table(
+                self.public_players(),
+                you=self.you(),
+                hands=hands,
+                kinds=[s.kind for s in game.seats],
+                title=title,
+                outcome=self._outcome(),
+            )
+        )
+
+    def _outcome(self) -> dict | None:
+        result = self.game.result
+        if result is None:
+            return None
+        if result.kind == "draw":
+            return {p.seat: Text("draw") for p in self.game.state.players}
+        won = "won by default" if result.kind == "default" else "won"
+        return {
+            p.seat: Text(won, style=STATUS_STYLE[Status.WON])
+            if p.seat in result.winners
+            else Text("lost", style=STATUS_STYLE[Status.LOST])
+            for p in self.game.state.players
+        }
+
+    def end(self) -> None:
+        """The end of a game: the final table, who won and how, who knocked out whom."""
+        game, console = self.game, self.console
+        if self.quiet:  # skipped to the result: the last round is worth seeing
+            self.quiet = False
+        self.standings("Final table")
+        names, you = self.names, self.you()
+        if self.story.knockouts:
+            console.print()
+            console.print("Knocked out:", markup=False)
+            for k in self.story.knockouts:
+                who = "you" if k.seat == you else names[k.seat]
+                console.print(
+                    f"  Round {k.round}: {who}, by {self.whose_card(k, you)}.", markup=False
+                )
+        console.print()
+        result = game.result
+        assert result is not None
+        if result.kind == "win":  # who won, and with what
+            for seat in result.winners:
+                win = self.story.wins.get(seat)
+                how = ""
+                if win is not None:
+                    card = self.game.cards_by_id.get(win.card or "")
+                    mine = card.name if card is not None and win.by == seat else None
+                    how = f", with {mine or self.whose_card(win, you)}"
+                if win is not None and win.round != result.round:
+                    how += f" (in round {win.round})"
+                console.print(
+                    f"{names[seat]} won in round {result.round}{how}.", style="bold", markup=False
+                )
+        else:
+            console.print(result.describe(names), style="bold", markup=False)
+        # The seed gave every hand away, so it is told only now that the game is over.
+        console.print(f"Seed: {game.seed} (replay with --seed {game.seed}).", markup=False)
+
+    # -- input -----------------------------------------------------------------------------
+    def read(self, prompt: str) -> str:
+        """Ask and read one line. End of input raises EOFError (the game ends cleanly).
+        When stdin is not a terminal the answer is echoed, so the transcript reads well."""
+        self.console.print(Text(prompt + " ", style="bold"), end="")
+        self.console.file.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.console.print()
+            raise EOFError
+        answer = line.rstrip("\r\n")
+        if not self.stdin.isatty():
+            self.console.print(answer, markup=False, highlight=False)
+        return answer.strip()
+
+    def clear(self) -> None:
+        """Hide what was on the screen (another player is about to sit down): on a terminal,
+        the screen and its scrollback too, so that no one can scroll back up to it."""
+        if self.console.is_terminal:
+            self.console.clear()
+            # After the screen: some terminals move a cleared screen into the scrollback.
+            self.console.control(CLEAR_SCROLLBACK)
+        else:
+            self.console.print("\n" * 3 + "~" * 20 + " (screen cleared) " + "~" * 20 + "\n")

@@ -1,0 +1,545 @@
+"""The card model: cards, card sets, what a card asks for, and ongoing effects.
+
+A card is declared as a class whose attributes read like the printed card::
+
+    base = CardSet("base", "1.0.0")
+
+    @base.card
+    class Guard:
+        text = "Name a card other than Guard. If another player holds it, they lose."
+        copies = 5
+        target = ANOTHER_PLAYER
+        ask = NameACard(excluding=("Guard",))
+
+        @staticmethod
+        def main(play: Play) -> None:
+            if play.holds(play.target, play.info):
+                play.lose(play.target)
+
+``@staticmethod`` and the annotation are for type checkers and editors (a plain
+``def main(play):`` works the same). The decorator checks the declaration once, when the set
+is loaded, and replaces the class by a frozen ``Card``. Nothing is looked up with ``hasattr``
+while a game runs.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import inspect
+import itertools
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from types import EllipsisType
+from typing import TYPE_CHECKING, Any, Protocol
+
+from spoiler.model.state import Status
+from spoiler.model.verbs import Verbs
+
+if TYPE_CHECKING:
+    from spoiler.plugins.hookspecs import Cause
+    from spoiler.rules.game import Play
+
+
+# -- targets ---------------------------------------------------------------------------------
+class Candidate(Protocol):
+    """What a target kind may look at: a player's seat and status (public facts only)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def status(self) -> Status: ...
+
+
+@dataclass(frozen=True, eq=False)
+class Target:
+    """A kind of player a card may target. ``allows(me, candidate)`` sees only public facts:
+    ``candidate`` is the player's public row (a ``spoiler.views.PlayerInfo``: never a hand),
+    and ``allows`` decides on its ``seat`` and ``status`` (the engine works the legal targets
+    out once per line-up of statuses). Each target kind is its own object (compared and
+    hashed by identity: it keys the legal-target tables built every selection)."""
+
+    description: str
+    allows: Callable[[int, Candidate], bool] = field(compare=False, repr=False)
+
+    def candidates(self, me: int, players: Iterable[Candidate]) -> list[int]:
+        return [p.seat for p in players if self.allows(me, p)]
+
+
+ANY_PLAYER = Target("any player", lambda me, p: True)
+ANOTHER_PLAYER = Target("another player", lambda me, p: p.seat != me)
+ANOTHER_ACTIVE_PLAYER = Target(
+    "another player who has not lost", lambda me, p: p.seat != me and p.status is not Status.LOST
+)
+LOST_PLAYER = Target("a lost player", lambda me, p: p.status is Status.LOST)
+
+
+def targets_possible(slots: Sequence[Sequence[int]]) -> bool:
+    """Can every target slot (a list of allowed seats each) get a different player? A card
+    whose targets cannot all differ (two "other players" among two players) is unplayable."""
+    if len(slots) < 2:  # the usual case, checked every selection: no product needed
+        return not slots or bool(slots[0])
+    return any(len(set(combo)) == len(combo) for combo in itertools.product(*slots))
+
+
+# -- information a card asks for when selected ------------------------------------------------
+class Ask:
+    """Information asked for when the card is selected. ``check`` returns the normalised
+    answer or raises ValueError with a message a player can act on.
+
+    ``secret``: the information stays hidden from the other players until the card's main
+    effect has resolved (it is then told in a ``revealed`` event). Without it, the
+    information is public as soon as the card resolves, like a card played face up. Use it
+    when someone must decide, while the card resolves, without knowing it (Standoff's
+    number)."""
+
+    prompt = "Answer"
+    secret = False
+
+    def choices(self, card_names: tuple[str, ...]) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def check(self, answer: object, card_names: tuple[str, ...]) -> Any:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class NameACard(Ask):
+    """Name a card that is in this game's deck (case-insensitive), other than ``excluding``."""
+
+    excluding: tuple[str, ...] = ()
+    prompt: str = "Name a card"
+    secret: bool = False
+
+    def choices(self, card_names: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(_nameable(self.excluding, card_names).values())
+
+    def check(self, answer: object, card_names: tuple[str, ...]) -> str:
+        wanted = str(answer).strip().lower()
+        name = _nameable(self.excluding, card_names).get(wanted)
+        if name is not None:
+            return name
+        if wanted in {n.lower() for n in self.excluding}:
+            raise ValueError(f"this card may not name {answer!r}")
+        raise ValueError(f"{answer!r} is not a card in this game")
+
+
+@functools.lru_cache(maxsize=256)
+def _nameable(excluding: tuple[str, ...], card_names: tuple[str, ...]) -> dict[str, str]:
+    """The names a NameACard accepts, by lower-case spelling (asked every selection, so
+    worked out once per game's card list)."""
+    banned = {n.lower() for n in excluding}
+    return {n.lower(): n for n in card_names if n.lower() not in banned}
+
+
+@dataclass(frozen=True)
+class NameANumber(Ask):
+    """Name a whole number from ``low`` to ``high``."""
+
+    low: int = 1
+    high: int = 10
+    prompt: str = "Name a number"
+    secret: bool = False
+
+    def choices(self, card_names: tuple[str, ...]) -> tuple[int, ...]:
+        return tuple(range(self.low, self.high + 1))
+
+    def check(self, answer: object, card_names: tuple[str, ...]) -> int:
+        try:
+            number = int(str(answer).strip())
+        except ValueError:
+            raise ValueError(f"{answer!r} is not a whole number") from None
+        if not self.low <= number <= self.high:
+            raise ValueError(f"{number} is not from {self.low} to {self.high}")
+        return number
+
+
+@dataclass(frozen=True)
+class Choose(Ask):
+    """Choose one of a fixed list of options."""
+
+    options: tuple[str, ...] = ()
+    prompt: str = "Choose"
+    secret: bool = False
+
+    def choices(self, card_names: tuple[str, ...]) -> tuple[str, ...]:
+        return self.options
+
+    def check(self, answer: object, card_names: tuple[str, ...]) -> str:
+        wanted = str(answer).strip().lower()
+        for option in self.options:
+            if option.lower() == wanted:
+                return option
+        raise ValueError(f"{answer!r} is not one of: {', '.join(self.options)}")
+
+
+# -- cards and sets --------------------------------------------------------------------------
+Effect = Callable[..., None]
+
+
+@dataclass(frozen=True, eq=False)
+class Card:
+    """A card as printed, and what its parts do. Copies in a deck are the same object."""
+
+    id: str
+    name: str
+    text: str
+    copies: int = 1
+    targets: tuple[Target, ...] = ()
+    ask: Ask | None = None
+    main: Effect | None = None
+    at_beginning: Effect | None = None
+    at_end: Effect | None = None
+    rulings: tuple[str, ...] = ()
+    #: Why the card changed nothing, when it did nothing, told to the players after "Nothing
+    #: happens: ". Placeholders: {player}, {target}, {info}, and {player_s}, {target_s} for
+    #: their possessives ("your", "Bix's"). E.g. "{info} is not in {target_s} hand".
+    unmet: str = ""
+
+    @property
+    def set_name(self) -> str:
+        return self.id.partition(":")[0]
+
+    def __repr__(self) -> str:
+        return f"<Card {self.id}>"
+
+
+_CARD_FIELDS = {
+    "name",
+    "text",
+    "copies",
+    "target",
+    "targets",
+    "ask",
+    "main",
+    "at_beginning",
+    "at_end",
+    "rulings",
+    "unmet",
+}
+
+
+def slugify(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+class CardSet:
+    """A named, versioned collection of cards, as a plugin registers it.
+
+    ``api`` is the range of ``spoiler.API_VERSION`` this set is written for, e.g. ">=1,<2"
+    (any version specifier: "~=1.0", "==1.*"). ``rules``: the set's own rules in a few
+    sentences, shown to players at game start, by ``spoiler rules`` and ``spoiler sets show``.
+    ``labels``: how players see the set's counters and rule causes, by id
+    (``{"storm:charge": "charge", "storm:rule": "the Storm rule"}``). ``requires``: the sets
+    this one is played with, for a set that cannot end a game on its own (``("base",)``):
+    ``spoiler play --sets NAME`` adds them. ``cards``: the cards, in the order they were
+    declared.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        version: str,
+        *,
+        title: str = "",
+        description: str = "",
+        api: str = ">=1,<2",
+        rules: str = "",
+        labels: dict[str, str] | None = None,
+        requires: tuple[str, ...] = (),
+    ):
+        if not re.fullmatch(r"[a-z][a-z0-9_-]*", name or ""):
+            raise ValueError(f"set name {name!r} must be lower-case letters, digits, - or _")
+        for what, value in (("version", version), ("title", title), ("rules", rules)):
+            if not isinstance(value, str):
+                raise ValueError(f"set {name!r}: {what} must be a string, not {value!r}")
+        if not isinstance(requires, (tuple, list)) or not all(
+            isinstance(r, str) and r != name for r in requires
+        ):
+            raise ValueError(
+                f"set {name!r}: requires must be a tuple of other sets' names, not {requires!r}"
+            )
+        labels = dict(labels or {})
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in labels.items()):
+            raise ValueError(f"set {name!r}: labels must map ids to display names (strings)")
+        self.name = name
+        self.version = version
+        self.title = title or name.title()
+        self.description = description
+        self.api = api
+        self.rules = rules.strip()
+        self.labels = labels
+        self.requires = tuple(requires)
+        self.cards: list[Card] = []
+
+    def card(self, cls: type) -> Card:
+        """Class decorator: turn a card declaration into a ``Card`` and add it to the set."""
+        spec = {k: v for k, v in vars(cls).items() if not k.startswith("__")}
+        # Effects may be plain functions or staticmethods (which type checkers understand).
+        spec = {k: v.__func__ if isinstance(v, staticmethod) else v for k, v in spec.items()}
+        unknown = set(spec) - _CARD_FIELDS
+        if unknown:
+            named = [_with_closest(a, _CARD_FIELDS) for a in sorted(unknown)]
+            raise ValueError(f"card {cls.__name__}: unknown attribute(s) {', '.join(named)}")
+        if "target" in spec and "targets" in spec:
+            raise ValueError(f"card {cls.__name__}: give 'target' or 'targets', not both")
+        name = spec.get("name") or re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
+        if not isinstance(name, str) or not slugify(name):
+            raise ValueError(f"card {cls.__name__}: name must be a non-empty string, not {name!r}")
+        if "target" in spec and isinstance(spec["target"], (tuple, list)):
+            raise ValueError(f"card {name}: several targets are given as 'targets', not 'target'")
+        targets = spec.get("targets", (spec["target"],) if "target" in spec else ())
+        if isinstance(targets, Target):
+            targets = (targets,)
+        text, rulings = spec.get("text") or "", spec.get("rulings", ())
+        unmet = spec.get("unmet") or ""
+        card = Card(
+            id=f"{self.name}:{slugify(name)}",
+            name=name,
+            text=text.strip() if isinstance(text, str) else text,
+            copies=spec.get("copies", 1),
+            targets=tuple(targets) if isinstance(targets, (tuple, list)) else targets,
+            ask=spec.get("ask"),
+            main=spec.get("main"),
+            at_beginning=spec.get("at_beginning"),
+            at_end=spec.get("at_end"),
+            rulings=tuple(rulings) if isinstance(rulings, (tuple, list)) else rulings,
+            unmet=unmet.strip() if isinstance(unmet, str) else unmet,
+        )
+        self.add(card)
+        return card
+
+    def add(self, card: Card) -> Card:
+        """Add a card, checking its declaration (a mistake is a ValueError naming the card:
+        the plugin is then reported as broken, before any game meets it)."""
+        if not isinstance(card, Card):
+            raise ValueError(f"set {self.name!r}: {card!r} is not a spoiler Card")
+        problems = declaration_problems(card)
+        if problems:
+            raise ValueError(f"card {card.name}: {'; '.join(problems)}")
+        if any(c.id == card.id for c in self.cards):
+            raise ValueError(f"set {self.name!r} already has a card {card.id!r}")
+        self.cards.append(card)
+        return card
+
+    def label(self, key: str) -> str | None:
+        """How players see one of this set's counters or rule causes (None: not labelled)."""
+        return self.labels.get(key)
+
+    def __repr__(self) -> str:
+        return f"<CardSet {self.name} {self.version}: {len(self.cards)} cards>"
+
+
+#: The most copies of one card a deck may hold (a deck of a billion cards is never built).
+MAX_COPIES = 100
+TARGET_KINDS = "ANY_PLAYER, ANOTHER_PLAYER, ANOTHER_ACTIVE_PLAYER or LOST_PLAYER"
+
+
+def declaration_problems(card: Card) -> list[str]:
+    """What is wrong with a card's declaration: everything a game relies on (types, bounds
+    on copies, target kinds, a question with at least one answer, effects taking the play)."""
+    problems = []
+    if not isinstance(card.text, str):
+        problems.append(f"text must be a string, not {card.text!r}")
+    copies = card.copies
+    if not isinstance(copies, int) or isinstance(copies, bool):
+        problems.append(f"copies must be a whole number, not {copies!r}")
+    elif not 1 <= copies <= MAX_COPIES:
+        problems.append(f"copies must be from 1 to {MAX_COPIES}, not {copies}")
+    if not isinstance(card.targets, tuple):
+        problems.append(
+            f"targets must be a tuple of target kinds ({TARGET_KINDS}), not {card.targets!r}"
+        )
+    else:
+        for target in card.targets:
+            if not isinstance(target, Target):
+                problems.append(f"target {target!r} is not a target kind; use {TARGET_KINDS}")
+    problems.extend(_ask_problems(card.ask))
+    for part in ("main", "at_beginning", "at_end"):
+        effect = getattr(card, part)
+        if effect is None:
+            continue
+        if not callable(effect):
+            problems.append(f"{part} must be a function, not {effect!r}")
+        elif not _takes(effect, 1):
+            problems.append(f"{part} must take exactly one argument (the play)")
+    if not isinstance(card.rulings, tuple) or not all(isinstance(r, str) for r in card.rulings):
+        problems.append(f"rulings must be a tuple of sentences, not {card.rulings!r}")
+    problems.extend(_unmet_problems(card.unmet))
+    return problems
+
+
+#: What a card's ``unmet`` text may name.
+UNMET_FIELDS = {"player": "", "player_s": "", "target": "", "target_s": "", "info": ""}
+
+
+def _unmet_problems(unmet: object) -> list[str]:
+    if not isinstance(unmet, str):
+        return [f"unmet must be a string, not {unmet!r}"]
+    try:
+        unmet.format(**UNMET_FIELDS)
+    except (KeyError, IndexError, ValueError) as exc:
+        return [
+            f"unmet {unmet!r} cannot be filled ({type(exc).__name__}: {exc}); it may name "
+            + ", ".join("{" + k + "}" for k in UNMET_FIELDS)
+        ]
+    return []
+
+
+def _ask_problems(ask: object) -> list[str]:
+    if ask is None:
+        return []
+    if isinstance(ask, type) and issubclass(ask, Ask):
+        return [f"ask must be a question, not the class: write {ask.__name__}(...)"]
+    if not isinstance(ask, Ask):
+        return [f"ask {ask!r} is not a question (NameACard, NameANumber, Choose)"]
+    if isinstance(ask, NameACard):
+        # Its answers are the game's card names: checked when a game is set up.
+        if not isinstance(ask.excluding, tuple) or not all(
+            isinstance(n, str) for n in ask.excluding
+        ):
+            return [
+                f"NameACard(excluding=...) must be a tuple of card names, not {ask.excluding!r}"
+            ]
+        return []
+    try:
+        choices = ask.choices(())
+    except Exception as exc:
+        return [f"its question cannot list its answers: {type(exc).__name__}: {exc}"]
+    if not choices:
+        return ["its question has no possible answer"]
+    for choice in choices:
+        try:
+            ask.check(choice, ())
+        except Exception as exc:
+            return [f"its question refuses its own answer {choice!r}: {exc}"]
+    return []
+
+
+def _with_closest(name: str, known: Iterable[str]) -> str:
+    """A misspelt name, with the closest known one: "copy (did you mean 'copies'?)"."""
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    return f"{name} (did you mean {close[0]!r}?)" if close else name
+
+
+def _takes(fn: Callable[..., object], n: int) -> bool:
+    """Can ``fn`` be called with ``n`` positional arguments?"""
+    try:
+        inspect.signature(fn).bind(*range(n))
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (a builtin): give it the benefit of the doubt
+        return True
+    return True
+
+
+# -- ongoing effects -------------------------------------------------------------------------
+#: What an Ongoing subclass sets to say what it is and how long it lasts.
+_ONGOING_FIELDS = ("name", "text", "rounds", "keeps_card")
+
+
+class Ongoing(Verbs):
+    """An effect that lasts beyond its card's round. Subclass it and override the handlers
+    you need; the engine calls only the ones you override.
+
+    ``rounds``: how many round ends it lasts (1 = until the end of this round; None = until
+    removed). ``keeps_card``: the card that made it stays on the table until it ends.
+    Handlers act through the verbs (``self.lose(...)``) and may keep state on ``self``.
+    """
+
+    name = "Ongoing effect"
+    text = ""
+    rounds: int | None = 1
+    keeps_card = False
+
+    #: Handlers an ongoing effect may override; each mirrors a card-effect hook.
+    HANDLERS = (
+        "at_beginning",
+        "at_end",
+        "before_play",
+        "after_play",
+        "would_lose",
+        "would_win",
+        "card_drawn",
+        "card_discarded",
+        "card_given",
+    )
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A handler's name and parameters are checked when the class is declared: a
+        misspelt handler would otherwise never be called, and say nothing."""
+        super().__init_subclass__(**kwargs)
+        for attr, value in vars(cls).items():
+            if not attr.startswith("_") and not callable(value) and not hasattr(Ongoing, attr):
+                # an attribute: `round = 2` would last one round all the same
+                close = difflib.get_close_matches(attr, _ONGOING_FIELDS, n=1, cutoff=0.8)
+                if close:
+                    raise TypeError(
+                        f"{cls.__name__}.{attr} is not an Ongoing attribute, so it changes "
+                        f"nothing: did you mean {close[0]!r}?"
+                    )
+            if attr.startswith("_") or not inspect.isfunction(value):
+                continue
+            if attr in Ongoing.HANDLERS:
+                wanted = [p for p in inspect.signature(getattr(Ongoing, attr)).parameters]
+                if not _takes(value, len(wanted)):
+                    raise TypeError(
+                        f"{cls.__name__}.{attr} must take ({', '.join(wanted)}), like the "
+                        f"Ongoing handler it overrides"
+                    )
+                continue
+            if hasattr(Ongoing, attr):
+                continue
+            close = difflib.get_close_matches(attr, Ongoing.HANDLERS, n=1, cutoff=0.8)
+            if close:
+                raise TypeError(
+                    f"{cls.__name__}.{attr} is not an Ongoing handler, so it would never be "
+                    f"called: did you mean {close[0]!r}? (handlers: {', '.join(Ongoing.HANDLERS)})"
+                )
+
+    def __init__(self, rounds: int | EllipsisType | None = ..., **state: Any):
+        if rounds is not ...:
+            self.rounds = rounds
+        self.__dict__.update(state)
+        # Set by the engine when the effect is added (and ``game``, declared by Verbs):
+        self.owner: int = -1
+        self.card: Card | None = None
+
+    def end(self) -> None:
+        """Remove this effect now."""
+        self.game.end_ongoing(self)
+
+    # Handlers (default: do nothing). Overriding one is what makes the engine call it.
+    def at_beginning(self) -> None:
+        """Resolves with the "At Beginning of Round" parts."""
+
+    def at_end(self) -> None:
+        """Resolves with the "At End of Round" parts."""
+
+    def before_play(self, play: Play) -> None:
+        """Before a play resolves; may cancel or redirect it."""
+
+    def after_play(self, play: Play) -> None:
+        """After a play resolved."""
+
+    def would_lose(self, seat: int, cause: Cause) -> bool:
+        """Return True to prevent the loss."""
+        return False
+
+    def would_win(self, seat: int, cause: Cause) -> bool:
+        """Return True to prevent the win."""
+        return False
+
+    def card_drawn(self, seat: int, card: Card) -> None:
+        """A player drew a card."""
+
+    def card_discarded(self, seat: int, card: Card, cause: Cause) -> None:
+        """A card was discarded."""
+
+    def card_given(self, giver: int, receiver: int, card: Card, cause: Cause) -> None:
+        """A card changed hands."""
+
+    def __repr__(self) -> str:
+        return f"<Ongoing {self.name} of seat {self.owner}, rounds={self.rounds}>"

@@ -1,0 +1,78 @@
+"""The game state: plain data. Only the engine (``spoiler.engine.Game``) writes it."""
+
+from __future__ import annotations
+
+import enum
+import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spoiler.rules.game import Result
+
+
+class Status(enum.IntEnum):
+    """Where a player stands. Winning moves one step up, losing one step down.
+
+    This is how the seed's "if you win while you have lost, they cancel out" works:
+    a lost player who wins is back in play, and a winner who loses is back in play too.
+    """
+
+    LOST = 0
+    IN_PLAY = 1
+    WON = 2
+
+    def __str__(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+
+class PlayerState:
+    """One seat at the table."""
+
+    __slots__ = ("seat", "name", "hand", "status", "counters", "known")
+
+    def __init__(self, seat: int, name: str):
+        self.seat = seat
+        self.name = name
+        self.hand: list = []
+        self.status = Status.IN_PLAY
+        #: Named counters (tokens) kept across rounds, keyed by a namespaced name ("chrono:time").
+        self.counters: dict[str, int] = {}
+        #: What this player has been shown of other hands: seat -> (round, cards).
+        self.known: dict[int, tuple[int, tuple]] = {}
+
+
+class GameState:
+    """Everything about a game in progress. Decks are lists whose top is the end."""
+
+    __slots__ = (
+        "players",
+        "deck",
+        "discard",
+        "in_play",
+        "priority",
+        "round",
+        "ongoing",
+        "plays",
+        "rng",
+        "log",
+        "result",
+        "built",
+    )
+
+    def __init__(self, names: list[str], seed: int):
+        self.players = [PlayerState(i, n) for i, n in enumerate(names)]
+        self.deck: list = []
+        self.discard: list = []
+        #: Cards an ongoing effect keeps on the table after their round.
+        self.in_play: list = []
+        #: Seats in priority order: priority[0] is 1st.
+        self.priority: list[int] = list(range(len(names)))
+        self.round = 0
+        self.ongoing: list = []
+        #: This round's plays, in the order they were selected (seat order).
+        self.plays: list = []
+        self.rng = random.Random(seed)
+        self.log: list = []
+        self.result: Result | None = None
+        #: The deck as built at game start, for the conservation check.
+        self.built: list = []

@@ -1,0 +1,76 @@
+"""The module paths of API 1 that the layered layout moved, still importable.
+
+``import spoiler.engine`` gives the very module ``spoiler.rules.game`` (not a copy), so code
+written for API 1, its monkeypatches included, works unchanged. The finder sits at the end
+of ``sys.meta_path``: it is asked only for a name no other finder knows, so it costs the
+imports that exist nothing. New code imports the new paths (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import sys
+
+#: Old path -> where it lives now.
+MOVED = {
+    "spoiler.state": "spoiler.model.state",
+    "spoiler.events": "spoiler.model.events",
+    "spoiler.cards": "spoiler.model.cards",
+    "spoiler.verbs": "spoiler.model.verbs",
+    "spoiler.views": "spoiler.model.views",
+    "spoiler.interrupts": "spoiler.model.interrupts",
+    "spoiler.seeds": "spoiler.model.seeds",
+    "spoiler.engine": "spoiler.rules.game",
+    "spoiler.fast": "spoiler.search.fast",
+    "spoiler.hookspecs": "spoiler.plugins.hookspecs",
+    "spoiler.validation": "spoiler.plugins.validation",
+    "spoiler.isolation": "spoiler.plugins.isolation",
+    "spoiler.narrate": "spoiler.narration.narrate",
+    "spoiler.story": "spoiler.narration.story",
+    "spoiler.leaks": "spoiler.narration.leaks",
+    "spoiler.records": "spoiler.session.records",
+    "spoiler.recordfile": "spoiler.session.recordfile",
+    "spoiler.match": "spoiler.session.match",
+    "spoiler.simulate": "spoiler.session.simulate",
+    "spoiler.cli": "spoiler.commands",
+    "spoiler.cli.common": "spoiler.commands.common",
+    "spoiler.cli.group": "spoiler.commands.group",
+    "spoiler.cli.play": "spoiler.commands.play",
+    "spoiler.cli.records": "spoiler.commands.records",
+    "spoiler.cli.sets": "spoiler.commands.sets",
+    "spoiler.cli.cards": "spoiler.commands.cards",
+    "spoiler.cli.info": "spoiler.commands.info",
+    "spoiler.cli.screen": "spoiler.console.screen",
+    "spoiler.cli.human": "spoiler.console.human",
+    "spoiler.cli.columns": "spoiler.console.columns",
+    "spoiler.cli.matches": "spoiler.console.matches",
+}
+
+
+class MovedFinder:
+    """Finds an old path and loads it as the module at its new path."""
+
+    @staticmethod
+    def find_spec(name: str, path: object = None, target: object = None):
+        if name not in MOVED:
+            return None
+        from importlib.machinery import ModuleSpec
+
+        return ModuleSpec(name, MovedFinder)  # type: ignore[arg-type]  # a loader by protocol
+
+    @staticmethod
+    def create_module(spec):
+        from importlib import import_module
+
+        module = import_module(MOVED[spec.name])
+        spec.loader_state = module.__spec__
+        return module
+
+    @staticmethod
+    def exec_module(module) -> None:
+        # The import system stamped the old path's spec on the module: give it back its own.
+        module.__spec__ = module.__spec__.loader_state
+
+
+def install() -> None:
+    if not any(finder is MovedFinder for finder in sys.meta_path):
+        sys.meta_path.append(MovedFinder)

@@ -1,0 +1,205 @@
+"""The hook specifications: how plugins extend Spoiler.
+
+Project name and entry point group: ``spoiler``. A plugin is any importable object (usually
+a module) with functions decorated ``@spoiler.hookimpl`` whose names match the specs below.
+An implementation may take any subset of a spec's parameters, by name.
+
+Three families:
+
+* content: what a plugin provides (card sets, agents);
+* round phases: called at fixed points of every round; a plugin's phase hooks run only in
+  games that use one of its card sets (or, for a plugin with no sets, in every game);
+* card effects: called as plays resolve and as players would lose, win or move cards; they
+  may change what happens. Ongoing effects take part in these for their duration through
+  the ``Ongoing`` handlers of the same names.
+
+Hooks act on the game only through its verbs (``game.lose(seat, cause="myset:rule")`` …).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeAlias
+
+import pluggy
+
+if TYPE_CHECKING:
+    from spoiler.model.cards import Card, CardSet, Ongoing
+    from spoiler.rules.game import Game, Play, Result
+
+    #: What made something happen: a play, an ongoing effect, a hook's own name, or nothing.
+    Cause: TypeAlias = Play | Ongoing | str | None
+
+hookspec = pluggy.HookspecMarker("spoiler")
+hookimpl = pluggy.HookimplMarker("spoiler")
+
+
+# -- content -----------------------------------------------------------------------------------
+@hookspec
+def spoiler_register_sets(register: Callable[[CardSet], None]) -> None:
+    """Called once when plugins load, to collect card sets.
+
+    :param register: call ``register(card_set)`` with each ``spoiler.CardSet`` the plugin provides.
+    :return: ignored.
+    """
+
+
+@hookspec
+def spoiler_register_agents(register: Callable[..., None]) -> None:
+    """Called once when plugins load, to collect agents (bots).
+
+    :param register: call ``register(kind, factory, description)``; ``factory(seat, seed)``
+        returns an object with ``select(view)`` and ``answer(view, question)``. ``seed`` is
+        the bot's own, derived one-way from the game's secret seed (``spoiler.seeds``).
+        A factory that also takes ``options`` is given the bot options of the command line
+        as a dict (``think_ms``: thinking time per decision, from ``--think``) when there
+        are any.
+    :return: ignored.
+    """
+
+
+# -- round phases ------------------------------------------------------------------------------
+@hookspec
+def spoiler_game_start(game: Game) -> None:
+    """After priorities are given and three cards dealt to each player, before round 1.
+
+    :param game: the ``spoiler.Game``.
+    :return: ignored.
+    """
+
+
+@hookspec
+def spoiler_round_start(game: Game) -> None:
+    """At the start of each round, before players select their cards.
+
+    :param game: the ``spoiler.Game``; ``game.round`` is the new round's number.
+    :return: ignored.
+    """
+
+
+@hookspec
+def spoiler_beginning_of_round(game: Game) -> None:
+    """After every selection is made, before the "At Beginning of Round" parts resolve.
+
+    :param game: the ``spoiler.Game``; ``game.plays`` holds this round's plays.
+    :return: ignored.
+    """
+
+
+@hookspec
+def spoiler_end_of_round(game: Game) -> None:
+    """After the "At End of Round" parts resolved, before played cards are discarded.
+
+    :param game: the ``spoiler.Game``.
+    :return: ignored.
+    """
+
+
+@hookspec
+def spoiler_after_draw(game: Game) -> None:
+    """After every player who has not lost drew a card, before priorities shift.
+
+    :param game: the ``spoiler.Game``.
+    :return: ignored.
+    """
+
+
+@hookspec
+def spoiler_round_end(game: Game) -> None:
+    """After priorities shifted, just before the check for the end of the game.
+
+    :param game: the ``spoiler.Game``; wins and losses made here count in that check.
+    :return: ignored.
+    """
+
+
+@hookspec
+def spoiler_game_end(game: Game, result: Result) -> None:
+    """Once, when the game has ended.
+
+    :param game: the ``spoiler.Game``.
+    :param result: the ``spoiler.Result`` (kind, winners, round).
+    :return: ignored.
+    """
+
+
+# -- card effects ------------------------------------------------------------------------------
+@hookspec
+def spoiler_before_play(game: Game, play: Play) -> None:
+    """Before a play's main effect resolves (mid round, in priority order).
+
+    :param game: the ``spoiler.Game``.
+    :param play: the ``spoiler.Play``; cancel it with ``game.cancel(play, cause)``, change its
+        targets with ``game.redirect(play, seats, cause)`` or its effect with
+        ``game.replace(play, card, cause)``.
+    :return: ignored.
+    """
+
+
+@hookspec
+def spoiler_after_play(game: Game, play: Play) -> None:
+    """After a play's main effect resolved (not called for cancelled plays).
+
+    :param game: the ``spoiler.Game``.
+    :param play: the ``spoiler.Play`` that resolved.
+    :return: ignored.
+    """
+
+
+@hookspec(firstresult=True)
+def spoiler_would_lose(game: Game, seat: int, cause: Cause) -> bool | None:
+    """When a player would lose (move one step down), before it happens.
+
+    :param game: the ``spoiler.Game``.
+    :param seat: the player who would lose.
+    :param cause: what makes them lose: a ``Play``, an ``Ongoing`` effect, a string or None.
+    :return: True to prevent the loss (a replacement effect does its own thing first, through
+        the verbs); None to let it happen. The first True stops the others.
+    """
+
+
+@hookspec(firstresult=True)
+def spoiler_would_win(game: Game, seat: int, cause: Cause) -> bool | None:
+    """When a player would win (move one step up), before it happens.
+
+    :param game: the ``spoiler.Game``.
+    :param seat: the player who would win.
+    :param cause: what makes them win: a ``Play``, an ``Ongoing`` effect, a string or None.
+    :return: True to prevent the win; None to let it happen. The first True stops the others.
+    """
+
+
+@hookspec
+def spoiler_card_drawn(game: Game, seat: int, card: Card) -> None:
+    """After a player drew a card (the end-of-round draw or a card's effect; not the deal).
+
+    :param game: the ``spoiler.Game``.
+    :param seat: who drew.
+    :param card: the ``spoiler.Card`` drawn.
+    :return: ignored.
+    """
+
+
+@hookspec
+def spoiler_card_discarded(game: Game, seat: int, card: Card, cause: Cause) -> None:
+    """After a card was discarded from a hand by an effect (played cards are not "discarded").
+
+    :param game: the ``spoiler.Game``.
+    :param seat: whose hand it left.
+    :param card: the ``spoiler.Card``.
+    :param cause: the ``Play``, ``Ongoing`` effect or string that made it happen.
+    :return: ignored.
+    """
+
+
+@hookspec
+def spoiler_card_given(game: Game, giver: int, receiver: int, card: Card, cause: Cause) -> None:
+    """After a card moved from one hand to another.
+
+    :param game: the ``spoiler.Game``.
+    :param giver: whose hand it left.
+    :param receiver: whose hand it joined.
+    :param card: the ``spoiler.Card``.
+    :param cause: the ``Play``, ``Ongoing`` effect or string that made it happen.
+    :return: ignored.
+    """

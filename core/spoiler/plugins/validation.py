@@ -1,0 +1,516 @@
+"""Checking card sets before players meet their bugs: what ``spoiler sets validate`` runs.
+
+Two kinds of checks, each problem naming the set, the card (when one is to blame) and, for
+games, the seed that reproduces it:
+
+* static: the declarations (unique set names and card ids, name and text present, copies,
+  targets and questions well formed, "At Beginning/End of Round" printed exactly when the card
+  has that part, hook implementations that pluggy will really call);
+* games: seeded games of random bots with the set mixed into the base set, checking the
+  engine's invariants after every round, that no effect or rule fails, that no round runs
+  forever (an effect stuck in a loop), and that games end.
+
+Game ``i`` of a run from seed ``S`` uses seed ``S + i`` and ``2 + (S + i) % 4`` players, so
+``spoiler sets validate NAME --games 1 --seed S+i`` plays exactly that game again.
+"""
+
+from __future__ import annotations
+
+import inspect
+import signal
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from spoiler.model.cards import Ask, Card, CardSet, Target
+
+BASE = "base"
+#: A round of a validation game that takes longer than this is reported as stuck (and the
+#: set's remaining games are not played: each would be stuck as long).
+ROUND_SECONDS = 2.0
+PHRASES = (("at_beginning", "At Beginning of Round"), ("at_end", "At End of Round"))
+
+
+@dataclass(frozen=True)
+class Problem:
+    set: str
+    card: str | None  # the card's name, when one card is to blame
+    check: str  # broken, static, hook, fizzled, rule_failed, invariant, crashed, no_end
+    message: str
+    seed: int | None = None
+    #: The set whose validation games found it (the games to replay), when not ``set``: a
+    #: base card failing in a game of another set is reproduced by validating that set.
+    validated: str | None = None
+
+    def reproduce(self) -> str | None:
+        if self.seed is None:
+            return None
+        return f"spoiler sets validate {self.validated or self.set} --games 1 --seed {self.seed}"
+
+    def as_dict(self) -> dict:
+        return {
+            "set": self.set,
+            "card": self.card,
+            "check": self.check,
+            "message": self.message,
+            "seed": self.seed,
+            "reproduce": self.reproduce(),
+        }
+
+    def describe(self) -> str:
+        where = f"{self.set} · {self.card}" if self.card else self.set
+        seed = f" (seed {self.seed})" if self.seed is not None else ""
+        return f"{where}: {self.message}{seed}"
+
+
+@dataclass
+class SetReport:
+    name: str
+    cards: int
+    games: int = 0
+    rounds: int = 0
+    draws: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    #: The set's cards that no game played: not a problem, but a card whose targets or
+    #: timing can never be met shows up here.
+    unplayed: list[str] = field(default_factory=list)
+    #: Worth a look, not a failure: a set that cannot end a game on its own, say.
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+# -- static checks -----------------------------------------------------------------------------
+def check_registry(registry) -> list[Problem]:
+    """Broken plugins, and card ids or names shared by two usable sets."""
+    problems = [
+        Problem(p.key, None, "broken", f"plugin is broken: {p.error}") for p in registry.broken()
+    ]
+    # Each set sharing an id or a name gets the problem, so validating either one finds it.
+    by_id: dict[str, list] = {}
+    by_name: dict[str, list] = {}
+    for card_set in registry.sets.values():
+        for card in card_set.cards:
+            by_id.setdefault(card.id, []).append((card_set.name, card))
+            by_name.setdefault(card.name.lower(), []).append((card_set.name, card))
+    for what, index, why in (
+        ("id", by_id, ""),
+        ("name", by_name, ": a card that names a card cannot tell them apart"),
+    ):
+        for holders in index.values():
+            for set_name, card in holders:
+                others = sorted({s for s, _ in holders if s != set_name})
+                if others:
+                    value = card.id if what == "id" else card.name
+                    problems.append(
+                        Problem(
+                            set_name,
+                            card.name,
+                            "static",
+                            f"card {what} {value!r} is also in set "
+                            f"{', '.join(map(repr, others))}{why}",
+                        )
+                    )
+    return problems
+
+
+def check_set(card_set: CardSet, card_names: tuple[str, ...]) -> list[Problem]:
+    """The static checks of one set. ``card_names``: the names in a game of this set and the
+    base set (what a card's question may offer)."""
+    problems = []
+
+    def problem(card, message):
+        problems.append(
+            Problem(card_set.name, getattr(card, "name", None) or None, "static", message)
+        )
+
+    seen_ids, seen_names = set(), set()
+    for card in card_set.cards:
+        if not isinstance(card, Card):
+            problem(None, f"{card!r} is not a spoiler Card")
+            continue
+        if card.id in seen_ids:
+            problem(card, f"card id {card.id!r} appears twice")
+        if card.name.lower() in seen_names:
+            problem(card, f"card name {card.name!r} appears twice")
+        seen_ids.add(card.id)
+        seen_names.add(card.name.lower())
+        if not card.id.startswith(card_set.name + ":"):
+            problem(card, f"card id {card.id!r} does not start with {card_set.name + ':'!r}")
+        if not isinstance(card.name, str) or not card.name.strip():
+            problem(card, "the card has no name")
+        if not isinstance(card.text, str) or not card.text.strip():
+            problem(card, "the card has no printed text")
+        if not isinstance(card.copies, int) or isinstance(card.copies, bool) or card.copies < 1:
+            problem(card, f"copies must be a whole number of at least 1, not {card.copies!r}")
+        for target in card.targets:
+            if not isinstance(target, Target):
+                problem(card, f"target {target!r} is not a spoiler Target (e.g. ANOTHER_PLAYER)")
+        problems.extend(
+            Problem(card_set.name, card.name, "static", m) for m in _ask_problems(card, card_names)
+        )
+        for part in ("main", "at_beginning", "at_end"):
+            effect = getattr(card, part)
+            if effect is None:
+                continue
+            if not callable(effect):
+                problem(card, f"{part} is not a function")
+            elif not _takes_one_argument(effect):
+                problem(card, f"{part} must take exactly one argument (the play)")
+        text = card.text.lower() if isinstance(card.text, str) else ""
+        for part, phrase in PHRASES:
+            has, says = getattr(card, part) is not None, phrase.lower() in text
+            if has and not says:
+                problem(card, f"has an {phrase!r} part but its text does not say so")
+            elif says and not has:
+                problem(card, f"its text says {phrase!r} but the card has no {part} part")
+        if not all(isinstance(r, str) and r.strip() for r in card.rulings):
+            problem(card, "every ruling must be a non-empty string")
+    return problems
+
+
+def _ask_problems(card: Card, card_names: tuple[str, ...]) -> list[str]:
+    if card.ask is None:
+        return []
+    if not isinstance(card.ask, Ask):
+        return [f"ask {card.ask!r} is not a spoiler question (NameACard, NameANumber, Choose)"]
+    try:
+        choices = card.ask.choices(card_names)
+    except Exception as exc:
+        return [f"its question cannot list its answers: {type(exc).__name__}: {exc}"]
+    if not choices:
+        return ["its question has no possible answer"]
+    for choice in choices:
+        try:
+            card.ask.check(choice, card_names)
+        except ValueError as exc:
+            return [f"its question refuses its own answer {choice!r}: {exc}"]
+    return []
+
+
+def _takes_one_argument(fn) -> bool:
+    try:
+        inspect.signature(fn).bind(object())
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (a builtin): give it the benefit of the doubt
+        return True
+    return True
+
+
+def check_hooks(registry, plugin_name: str, set_name: str) -> list[Problem]:
+    """Hook implementations that do not match the specs. pluggy already refused unknown hooks
+    and unknown parameters (the plugin is then broken); what is left is a function named like
+    a hook but not marked ``@spoiler.hookimpl``, which pluggy silently ignores."""
+    info = registry.plugins.get(plugin_name)
+    if info is None or info.plugin is None:
+        return []
+    problems = []
+    for attr in sorted(dir(info.plugin)):
+        if not attr.startswith("spoiler_"):
+            continue
+        value = getattr(info.plugin, attr, None)
+        if callable(value) and registry.pm.parse_hookimpl_opts(info.plugin, attr) is None:
+            problems.append(
+                Problem(
+                    set_name,
+                    None,
+                    "hook",
+                    f"{attr} is not marked @spoiler.hookimpl, so it is never called",
+                )
+            )
+    return problems
+
+
+# -- games ------------------------------------------------------------------------------------
+def players_for(seed: int) -> int:
+    return 2 + seed % 4
+
+
+def play_games(registry, set_name: str, games: int, first_seed: int, progress=None) -> SetReport:
+    """Seeded random-bot games of ``set_name`` mixed into the base set; ``progress(set_name)``
+    is called after each game."""
+    from spoiler.agents import RandomAgent
+    from spoiler.rules.game import Game, GameError, RoundTooLong, Seat
+    from spoiler.testing import check_invariants
+
+    card_set = registry.sets[set_name]
+    names = sorted({set_name, BASE} & set(registry.sets)) or [set_name]
+    card_sets = registry.card_sets(names)
+    report = SetReport(set_name, len(card_set.cards))
+    seen: set[tuple] = set()
+    played: set[str] = set()
+
+    def found(problem: Problem) -> None:
+        key = (problem.set, problem.card, problem.check, problem.message)
+        if key not in seen:  # one buggy card would otherwise fill the report
+            seen.add(key)
+            report.problems.append(problem)
+
+    for seed in range(first_seed, first_seed + games):
+        seats = [Seat(f"Bot {i + 1}", RandomAgent(seed, i)) for i in range(players_for(seed))]
+        try:
+            game = Game(card_sets, seats, seed, hooks=registry.game_hooks(names))
+        except GameError as exc:
+            found(Problem(set_name, None, "crashed", f"cannot start a game: {exc}", seed))
+            break
+        game.max_round_seconds = ROUND_SECONDS  # the engine's guard, where no alarm can ring
+        stopped = stuck = False
+        for _ in range(game.max_rounds):
+            start = len(game.state.log)
+            try:
+                with _time_limit(ROUND_SECONDS):
+                    game.play_round()
+                check_invariants(game)
+            except (_Stuck, RoundTooLong) as exc:
+                why = (  # the engine's own guard (steps, or its clock off the main thread)
+                    f"round {game.round} ran past the engine's limit ({exc})"
+                    if isinstance(exc, RoundTooLong)
+                    else f"round {game.round} ran for over {ROUND_SECONDS:g} s"
+                )
+                found(
+                    _blame(
+                        registry,
+                        set_name,
+                        _selected(game),
+                        "stuck",
+                        f"{why} (an effect that never returns?); the set's other games were "
+                        "not played",
+                        seed,
+                    )
+                )
+                stopped = stuck = True
+                break
+            except AssertionError as exc:
+                found(
+                    _blame(
+                        registry,
+                        set_name,
+                        _selected(game),
+                        "invariant",
+                        f"invariant broken after round {game.round}: {exc}",
+                        seed,
+                    )
+                )
+                stopped = True
+                break
+            except Exception as exc:  # the engine itself could not go on
+                found(
+                    _blame(
+                        registry,
+                        set_name,
+                        _selected(game),
+                        "crashed",
+                        f"the game stopped in round {game.round}: {type(exc).__name__}: {exc}",
+                        seed,
+                    )
+                )
+                stopped = True
+                break
+            for event in game.state.log[start:]:
+                if event.kind == "played":
+                    played.add(event.cause)
+                elif event.kind == "fizzled":
+                    card = game.cards_by_id.get(event.data.get("card"))
+                    found(
+                        Problem(
+                            event.data.get("set") or set_name,
+                            card.name if card else None,
+                            "fizzled",
+                            f"effect failed: {event.data.get('error')}",
+                            seed,
+                            set_name,
+                        )
+                    )
+                elif event.kind == "rule_failed":
+                    found(
+                        Problem(
+                            _set_of_plugin(registry, event.data.get("plugin"), set_name),
+                            None,
+                            "rule_failed",
+                            f"hook {event.data.get('hook')} of plugin "
+                            f"{event.data.get('plugin')!r} failed: {event.data.get('error')}",
+                            seed,
+                            set_name,
+                        )
+                    )
+            if game.over:
+                break
+        if stopped:
+            pass
+        elif not game.over:
+            found(
+                Problem(
+                    set_name,
+                    None,
+                    "no_end",
+                    f"the game did not end within {game.max_rounds} rounds",
+                    seed,
+                )
+            )
+        else:
+            report.rounds += game.round
+            assert game.result is not None  # the game is over
+            report.draws += game.result.kind == "draw"
+        report.games += 1
+        if progress is not None:
+            progress(set_name)
+        if stuck:  # every game that plays the card would be stuck as long
+            break
+    if report.games:
+        report.unplayed = [c.name for c in card_set.cards if c.id not in played]
+    return report
+
+
+class _Stuck(BaseException):
+    """Raised by the alarm inside a round that runs too long (a BaseException, so that no
+    effect or hook wrapper mistakes it for the card's own failure)."""
+
+
+@contextmanager
+def _time_limit(seconds: float):
+    """Interrupt the block after ``seconds`` with _Stuck, where the platform has interval
+    timers and this is the main thread; elsewhere, run it unguarded."""
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise _Stuck()
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _selected(game) -> list[str]:
+    """The ids of the cards selected in the game's last round."""
+    if not game.decisions:
+        return []
+    return [choice["card"] for choice in game.decisions[-1]["selections"].values()]
+
+
+def _blame(registry, set_name: str, causes: list, check: str, message: str, seed: int) -> Problem:
+    """A problem after a round: blamed on the set's own cards played in it, if any."""
+    cards = [c for c in causes if isinstance(c, str) and c.startswith(set_name + ":")]
+    by_id = {c.id: c for s in registry.sets.values() for c in s.cards}
+    names = sorted({by_id[c].name for c in cards if c in by_id})
+    card = names[0] if len(names) == 1 else None
+    if len(names) > 1:
+        message += f" (cards of {set_name} played that round: {', '.join(names)})"
+    return Problem(set_name, card, check, message, seed)
+
+
+def _set_of_plugin(registry, plugin: str | None, default: str) -> str:
+    info = registry.plugins.get(plugin or "")
+    return info.sets[0] if info is not None and info.sets else default
+
+
+def validate(
+    registry, set_names: list[str], games: int, first_seed: int, progress=None
+) -> tuple[list[SetReport], list[Problem]]:
+    """Validate the named usable sets; the second list holds problems of the installation as a
+    whole (broken plugins, names shared between sets)."""
+    general = check_registry(registry)
+    reports = []
+    base = registry.sets.get(BASE)
+    for name in set_names:
+        card_set = registry.sets[name]
+        names = tuple(sorted({c.name for s in (card_set, base) if s is not None for c in s.cards}))
+        static = check_set(card_set, names)
+        plugin = next(i.plugin for i in registry.set_infos if i.name == name and i.status == "ok")
+        static += check_hooks(registry, plugin, name)
+        report = play_games(registry, name, games, first_seed, progress)
+        report.problems[:0] = static
+        report.problems += _required_problems(registry, card_set)
+        alone = games and report.ok and name != BASE and not card_set.requires
+        if alone and not ends_alone(registry, name):
+            report.notes.append(
+                f"{name} cannot end a game on its own ({ALONE_GAMES} random-bot games of it "
+                f"alone all reached the round limit): if it is meant to be played with "
+                f'another set, declare it, e.g. CardSet(..., requires=("base",))'
+            )
+        reports.append(report)
+    return reports, general
+
+
+def validate_named(
+    registry, names: list[str] | None, games: int, first_seed: int, progress=None
+) -> tuple[list[SetReport], list[Problem]]:
+    """What ``spoiler sets validate [NAMES]`` checks: the named sets (every usable set when
+    none is named, the base set first), and the problems of the installation that concern
+    them (every one when none is named). A name that is no set at all raises
+    ``spoiler.plugins.UnknownName``; a named set that is disabled or broken is a problem."""
+    from spoiler.plugins import UnknownName
+
+    if names:
+        known = {info.name: info for info in registry.set_infos}
+        missing = [n for n in names if n not in known]
+        if missing:
+            raise UnknownName(
+                f"no set named {missing[0]!r} (installed: {', '.join(sorted(known)) or 'none'})"
+            )
+    chosen = chosen_sets(registry, names)
+    reports, general = validate(registry, chosen, games, first_seed, progress)
+    return reports, concerning(registry, names, general)
+
+
+def concerning(registry, names: list[str] | None, general: list[Problem]) -> list[Problem]:
+    """The installation's problems that concern the named sets (all, when none is named),
+    and a problem for each named set that is disabled."""
+    if not names:
+        return general
+    general = [p for p in general if p.set in names]
+    general += [
+        Problem(i.name, None, i.status, f"set is {i.status}: {i.error}")
+        for i in registry.set_infos
+        if i.name in names and i.status == "disabled"
+    ]
+    return general
+
+
+def chosen_sets(registry, names: list[str] | None) -> list[str]:
+    """The sets ``validate_named`` plays games of, in order."""
+    if names:
+        return [n for n in dict.fromkeys(names) if n in registry.sets]
+    return sorted(registry.sets, key=lambda n: (n != BASE, n))
+
+
+#: Random-bot games of a set alone that decide whether it can end a game on its own.
+ALONE_GAMES = 10
+
+
+def ends_alone(registry, set_name: str, first_seed: int = 0) -> bool:
+    """Does any of ALONE_GAMES seeded random-bot games of this set alone end before its round
+    limit? (A set alone that cannot deal a table counts as ending none.)"""
+    from spoiler.agents import RandomAgent
+    from spoiler.rules.game import Game, GameError, Seat
+
+    card_sets = registry.card_sets([set_name])
+    for seed in range(first_seed, first_seed + ALONE_GAMES):
+        seats = [Seat(f"Bot {i + 1}", RandomAgent(seed, i)) for i in range(players_for(seed))]
+        try:
+            game = Game(card_sets, seats, seed, hooks=registry.game_hooks([set_name]))
+            result = game.play()
+        except GameError:
+            return False
+        if result.kind != "draw":
+            return True
+    return False
+
+
+def _required_problems(registry, card_set) -> list[Problem]:
+    return [
+        Problem(card_set.name, None, "requires", f"requires set {name!r}, which is not usable")
+        for name in card_set.requires
+        if name not in registry.sets
+    ]

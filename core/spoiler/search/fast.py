@@ -1,0 +1,131 @@
+"""Fast mode, for simulations: the same game, less bookkeeping.
+
+``FastGame`` plays exactly the rules ``Game`` plays (same seed, same decisions, same result),
+and leaves out what nobody reads:
+
+* no event log when no seat's agent reads events (an agent says it never does with
+  ``reads_events = False``; the log then stays empty);
+* views built only when read: the bots shipped with Spoiler (``builtin = True``) get a
+  ``LazyView`` whose parts are worked out the first time the bot reads them;
+* those bots' selections are not checked again: they choose among the view's playable cards
+  and legal targets, so they are legal by construction.
+
+``spoiler simulate`` and the expert bot's rollouts play fast games; ``spoiler play`` and
+records play normal ones. ``tests/test_search.py`` checks that both give the same results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from spoiler.model.views import PlayerView
+from spoiler.rules.game import Game, Play, _playable
+
+
+class FastGame(Game):
+    """A ``Game`` in fast mode. ``log``: keep the event log (default: only when some seat's
+    agent reads events)."""
+
+    def __init__(self, *args, log: bool | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._fast_setup(log)
+
+    def _fast_setup(self, log: bool | None) -> None:
+        agents = [seat.agent for seat in self.seats]
+        self.logging = any(getattr(a, "reads_events", True) for a in agents) if log is None else log
+        self._builtin = tuple(getattr(a, "builtin", False) for a in agents)
+
+    def _emit(self, *args, **kwargs):
+        if self.logging:
+            Game._emit(self, *args, **kwargs)
+
+    def _common_view(self) -> tuple:
+        if all(self._builtin):  # lazy views work out only the parts their bot reads
+            return None, None
+        return super()._common_view()
+
+    def _ask_agent(self, seat, public, legal, table, playable) -> Play:
+        if not self._builtin[seat]:
+            return super()._ask_agent(seat, public, legal, table, playable)
+        agent = self.seats[seat].agent
+        view = LazyView(self, seat, legal, playable)
+        if getattr(agent, "searches", False):
+            from spoiler.search import Searcher
+
+            view.search = Searcher(self, seat)
+        selection = agent.select(view)
+        targets = selection.targets
+        if targets.__class__ is not tuple:
+            targets = tuple(targets)
+        return Play(self, seat, selection.card, targets, selection.info)
+
+    def view(self, seat, error=None, public=None, legal=None, table=None, playable=None):
+        if self._builtin[seat] and error is None and public is None:
+            return LazyView(self, seat, legal, playable)
+        return super().view(seat, error, public, legal, table, playable)
+
+
+#: The parts of a view a LazyView fills in only when one of them is first read.
+_LATER = (
+    "hand",
+    "players",
+    "deck_size",
+    "discard",
+    "ongoing",
+    "known",
+    "_public_log",
+    "_secrets",
+    "_upto",
+)
+
+
+class LazyView:
+    """A ``PlayerView`` for the built-in bots of a fast game: what a bot reads every decision
+    (its seat, playable cards, legal targets, card names) is at hand; the rest is filled in
+    the first time any of it is read. A bot reads it at once, while nothing moves."""
+
+    __slots__ = (
+        "_game",
+        "_legal",
+        "card_names",
+        "error",
+        "playable",
+        "round",
+        "search",
+        "seat",
+        *_LATER,
+    )
+
+    def __init__(self, game: Game, seat: int, legal: Mapping | None, playable: tuple | None):
+        self.seat = seat
+        self.round = game.state.round
+        self._legal = game.legal_targets(seat) if legal is None else legal
+        if playable is None:
+            playable = tuple(_playable(game.state.players[seat].hand, self._legal))
+        self.playable = playable
+        self.card_names = game.card_names
+        self.error = None
+        self.search: object = None
+        self._game = game
+
+    def __getattr__(self, name: str):
+        """Called only for a part not filled in yet: fill them all, from the whole view."""
+        if name not in _LATER:
+            raise AttributeError(name)
+        whole = Game.view(self._game, self.seat, None, None, self._legal, None, self.playable)
+        for part in _LATER:
+            setattr(self, part, getattr(whole, part))
+        return getattr(self, name)
+
+    def legal_targets(self, card) -> tuple[tuple[int, ...], ...]:
+        kinds = card.targets
+        if not kinds:
+            return ()
+        if len(kinds) == 1 and kinds[0] in self._legal:
+            return (self._legal[kinds[0]],)
+        return PlayerView.legal_targets(self, card)  # type: ignore[arg-type]
+
+    me = PlayerView.me
+    events = PlayerView.events
+    others = PlayerView.others
+    name_of = PlayerView.name_of

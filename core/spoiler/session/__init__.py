@@ -1,0 +1,1 @@
+"""Running games for any front end: records, matches, simulations."""

@@ -1,0 +1,450 @@
+"""Simulations: many seeded games between bots, and the figures a set author balances by.
+
+``run(plan, executor)`` plays ``plan.games`` games in batches on any
+``concurrent.futures.Executor`` (a process pool, or a Dask cluster's executor) and
+``report(plan, games)`` turns their summaries into figures. Each game has its own seed,
+derived from the plan's seed and the game's number, and summaries are put back in game
+order, so every figure is the same whatever runs the batches and however many there are.
+Games are played in fast mode (``spoiler.fast``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import Executor, as_completed
+from dataclasses import asdict, dataclass
+
+#: The balance targets the warnings check.
+MAX_START_SHARE = 0.35
+MEDIAN_ROUNDS = (4, 15)
+MAX_ROUND_LIMIT_SHARE = 0.01
+#: Random-bot games that check each set can end a game on its own.
+ALONE_GAMES = 40
+
+
+class PlanError(ValueError):
+    """Options that do not make a simulation (one line, for the user)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to simulate. ``bots``: one kind per seat; ``sets``: set names (all usable when
+    None); ``think_ms``: thinking time of bots that search."""
+
+    games: int
+    bots: tuple[str, ...]
+    sets: tuple[str, ...] | None = None
+    seed: int = 0
+    max_rounds: int = 100
+    think_ms: float | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.bots)
+
+
+def game_seed(seed: int, number: int) -> int:
+    """Game ``number``'s own seed (64 bits), from the simulation's seed."""
+    digest = hashlib.sha256(f"spoiler-simulate:{seed}:{number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+# ==============================================================================================
+# Playing (in whatever process runs a batch)
+# ==============================================================================================
+_REGISTRY = None
+
+
+def _registry():
+    global _REGISTRY
+    if _REGISTRY is None:
+        from spoiler import plugins
+
+        _REGISTRY = plugins.load()
+    return _REGISTRY
+
+
+def installed() -> dict:
+    """This process's Spoiler version and usable sets with their versions (what a cluster's
+    workers must share with the machine that runs the simulation)."""
+    from spoiler import __version__
+
+    registry = _registry()
+    return {
+        "spoiler": __version__,
+        "sets": {name: s.version for name, s in sorted(registry.sets.items())},
+        "bots": sorted(registry.agents),
+    }
+
+
+def play_batch(plan: Plan, numbers: range) -> list[dict]:
+    """Play games ``numbers`` of the plan; one summary each (plain data, small to send)."""
+    from spoiler.rules.game import Seat
+    from spoiler.search.fast import FastGame
+
+    registry = _registry()
+    sets = registry.card_sets(list(plan.sets) if plan.sets is not None else None)
+    hooks = registry.game_hooks([s.name for s in sets])
+    options = {"think_ms": plan.think_ms} if plan.think_ms is not None else None
+    out = []
+    for number in numbers:
+        seed = game_seed(plan.seed, number)
+        agents = [registry.agent(kind, i, seed, options) for i, kind in enumerate(plan.bots)]
+        timed = [Timed(a) if getattr(a, "searches", False) else a for a in agents]
+        seats = [
+            Seat(f"P{i + 1}", a, k) for i, (a, k) in enumerate(zip(timed, plan.bots, strict=True))
+        ]
+        game = FastGame(sets, seats, seed, max_rounds=plan.max_rounds, hooks=hooks)
+        game.start()
+        start = list(game.state.priority)
+        result = game.play()
+        plays = [
+            (seat, selection["card"])
+            for record in game.decisions
+            for seat, selection in record["selections"].items()
+        ]
+        out.append(
+            {
+                "number": number,
+                "start": start,
+                "kind": result.kind,
+                "winners": list(result.winners),
+                "rounds": result.round,
+                "plays": plays,
+                # Thinking time of the bots that search, by kind: a measure of the machine,
+                # kept apart from the figures (which depend on the options alone).
+                "thinking": {
+                    kind: agent.times
+                    for kind, agent in zip(plan.bots, timed, strict=True)
+                    if isinstance(agent, Timed)
+                },
+            }
+        )
+    return out
+
+
+class Timed:
+    """Passes a searching bot's decisions through, timing each in CPU time (ms)."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.times: list[float] = []
+        for name in ("builtin", "searches", "reads_events"):
+            if hasattr(agent, name):
+                setattr(self, name, getattr(agent, name))
+
+    def select(self, view):
+        start = time.process_time()
+        try:
+            return self.agent.select(view)
+        finally:
+            self.times.append(1000 * (time.process_time() - start))
+
+    def answer(self, view, question):
+        start = time.process_time()
+        try:
+            return self.agent.answer(view, question)
+        finally:
+            self.times.append(1000 * (time.process_time() - start))
+
+
+# ==============================================================================================
+# Running (in the process the user started)
+# ==============================================================================================
+def check(plan: Plan) -> dict:
+    """Refuse a plan this installation cannot play (PlanError); return ``installed()``."""
+    from spoiler.plugins import UnknownName
+    from spoiler.rules.game import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS
+
+    if plan.games < 1:
+        raise PlanError(f"--games must be at least 1, not {plan.games}")
+    if not MIN_PLAYERS <= plan.players <= MAX_PLAYERS:
+        raise PlanError(
+            f"Spoiler is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {plan.players}"
+        )
+    if plan.max_rounds < 1:
+        raise PlanError(f"--max-rounds must be at least 1, not {plan.max_rounds}")
+    if plan.think_ms is not None and not plan.think_ms > 0:
+        raise PlanError(f"--think must be more than 0 milliseconds, not {plan.think_ms:g}")
+    registry = _registry()
+    try:
+        sets = registry.card_sets(list(plan.sets) if plan.sets is not None else None)
+        for kind in set(plan.bots):
+            if kind not in registry.agents:
+                registry.agent(kind, 0, 0)  # raises UnknownName, naming the installed kinds
+    except UnknownName as exc:
+        raise PlanError(str(exc)) from None
+    if not sets:
+        raise PlanError("no card set is installed (see `spoiler plugins`)")
+    deck = sum(c.copies for s in sets for c in s.cards)
+    if deck < HAND_SIZE * plan.players:
+        raise PlanError(f"a deck of {deck} cards is too small for {plan.players} players")
+    return installed()
+
+
+def check_workers(local: dict, workers: dict[str, dict], set_names) -> None:
+    """Refuse (PlanError) workers whose Spoiler, sets or bots differ from this machine's."""
+    for address, theirs in sorted(workers.items()):
+        if theirs["spoiler"] != local["spoiler"]:
+            raise PlanError(
+                f"worker {address} has Spoiler {theirs['spoiler']}, this machine "
+                f"{local['spoiler']}: install the same version on every machine"
+            )
+        for name in set_names:
+            mine, their = local["sets"].get(name), theirs["sets"].get(name)
+            if their is None:
+                raise PlanError(f"worker {address} does not have set {name!r} ({mine} here)")
+            if their != mine:
+                raise PlanError(
+                    f"worker {address} has set {name!r} {their}, this machine {mine}: "
+                    "install the same version on every machine"
+                )
+        missing = sorted(set(local["bots"]) - set(theirs["bots"]))
+        if missing:
+            raise PlanError(f"worker {address} does not have bot kind(s) {', '.join(missing)}")
+
+
+def batches(games: int, workers: int) -> list[range]:
+    """Games split into batches: a few per worker, so all stay busy to the end."""
+    size = max(1, min(200, math.ceil(games / (workers * 8))))
+    return [range(start, min(games, start + size)) for start in range(0, games, size)]
+
+
+def run(
+    plan: Plan,
+    executor: Executor | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[dict]:
+    """Every game's summary, in game order. Without an executor, games play in this
+    process. ``progress(n)`` is called as each batch of n games finishes."""
+    chunks = batches(plan.games, workers)
+    results: dict[int, list[dict]] = {}
+    if executor is None:
+        for chunk in chunks:
+            results[chunk.start] = play_batch(plan, chunk)
+            if progress:
+                progress(len(chunk))
+    else:
+        futures = {executor.submit(play_batch, plan, chunk): chunk for chunk in chunks}
+        for future in as_completed(futures):
+            results[futures[future].start] = future.result()
+            if progress:
+                progress(len(futures[future]))
+    return [summary for start in sorted(results) for summary in results[start]]
+
+
+# ==============================================================================================
+# Figures
+# ==============================================================================================
+def interval(part: float, whole: int, z: float = 1.96) -> list[float]:
+    """The 95% Wilson interval of a share ``part / whole``."""
+    if whole == 0:
+        return [0.0, 1.0]
+    p = part / whole
+    centre = (p + z * z / (2 * whole)) / (1 + z * z / whole)
+    half = z * math.sqrt(p * (1 - p) / whole + z * z / (4 * whole * whole)) / (1 + z * z / whole)
+    return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
+
+
+def _share(part: float, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
+def report(plan: Plan, games: list[dict], set_names: list[str], alone: dict | None = None) -> dict:
+    """The figures of a simulation (see docs/simulate.md for each key). ``alone``: for each
+    set, whether random bots could end a game with that set alone (see ``sets_alone``)."""
+    n = len(games)
+    registry = _registry()
+    seats_of = Counter(plan.bots)
+    wins_of: Counter = Counter()
+    wins_at: Counter = Counter()
+    played: Counter = Counter()
+    played_by_winners: Counter = Counter()
+    lengths = []
+    results: Counter = Counter()
+    for game in games:
+        winners = set(game["winners"])
+        results[game["kind"]] += 1
+        lengths.append(game["rounds"])
+        for seat in winners:
+            wins_of[plan.bots[seat]] += 1
+            wins_at[game["start"].index(seat) + 1] += 1
+        for seat, card in game["plays"]:
+            played[card] += 1
+            played_by_winners[card] += seat in winners
+    lengths.sort()
+    cards = [c for name in set_names for c in registry.sets[name].cards]
+    figures = {
+        "games": n,
+        "players": plan.players,
+        "sets": list(set_names),
+        "seed": plan.seed,
+        "bots": list(plan.bots),
+        "max_rounds": plan.max_rounds,
+        "think_ms": plan.think_ms,
+        "win_rate_by_kind": {k: _share(wins_of[k], n * seats_of[k]) for k in sorted(seats_of)},
+        "win_rate_by_kind_95": {k: interval(wins_of[k], n * seats_of[k]) for k in sorted(seats_of)},
+        "win_rate_by_start": {str(p): _share(wins_at[p], n) for p in range(1, plan.players + 1)},
+        "win_rate_by_start_95": {
+            str(p): interval(wins_at[p], n) for p in range(1, plan.players + 1)
+        },
+        "length": {
+            "median": statistics.median(lengths),
+            "p95": lengths[min(n - 1, int(0.95 * n))],
+            "longest": lengths[-1],
+            "histogram": {str(r): c for r, c in sorted(Counter(lengths).items())},
+        },
+        "results": {k: results[k] for k in ("win", "default", "all_lost", "draw")},
+        "round_limit_share": _share(results["draw"], n),
+        "all_lost_share": _share(results["all_lost"], n),
+        "cards": {
+            c.id: {
+                "name": c.name,
+                "copies": c.copies,
+                "played": played[c.id],
+                "per_game": round(played[c.id] / n, 3),
+                "win_share": _share(played_by_winners[c.id], played[c.id]),
+                "win_share_95": interval(played_by_winners[c.id], played[c.id]),
+            }
+            for c in cards
+        },
+    }
+    figures["warnings"] = warnings(figures, alone or {})
+    return figures
+
+
+def thinking(games: list[dict]) -> dict:
+    """Median and 95th percentile CPU time per decision (ms) of the bots that search, by
+    kind: measured on this run's machines, so not one of the figures that replay."""
+    times: dict[str, list[float]] = {}
+    for game in games:
+        for kind, spent in game.get("thinking", {}).items():
+            times.setdefault(kind, []).extend(spent)
+    out = {}
+    for kind, spent in sorted(times.items()):
+        spent.sort()
+        out[kind] = {
+            "decisions": len(spent),
+            "median_ms": round(statistics.median(spent), 1),
+            "p95_ms": round(spent[min(len(spent) - 1, int(0.95 * len(spent)))], 1),
+        }
+    return out
+
+
+def warnings(figures: dict, alone: dict) -> list[str]:
+    """The balance targets this simulation misses, one line each."""
+    out = []
+    for start, share in figures["win_rate_by_start"].items():
+        if share > MAX_START_SHARE:
+            out.append(
+                f"starting priority {start} wins {share:.1%} of games "
+                f"(target: at most {MAX_START_SHARE:.0%})"
+            )
+    median = figures["length"]["median"]
+    low, high = MEDIAN_ROUNDS
+    if not low <= median <= high:
+        out.append(f"median game length {median:g} rounds (target: {low} to {high})")
+    if figures["round_limit_share"] > MAX_ROUND_LIMIT_SHARE:
+        out.append(
+            f"{figures['round_limit_share']:.1%} of games reach the round limit "
+            f"(target: at most {MAX_ROUND_LIMIT_SHARE:.0%})"
+        )
+    for card_id, card in figures["cards"].items():
+        if not card["played"]:
+            out.append(f"{card['name']} ({card_id}) was never played")
+    for name, problem in sorted(alone.items()):
+        if problem:
+            out.append(f"set {name!r} {problem}")
+    return out
+
+
+def sets_alone(set_names: list[str], seed: int, max_rounds: int, players: int) -> dict:
+    """For each set when several are simulated: None if random bots end games with that set
+    alone, else what is wrong (it cannot deal a table, or every game reached the limit)."""
+    if len(set_names) < 2:
+        return {}
+    out: dict[str, str | None] = {}
+    for name in set_names:
+        card_set = _registry().sets.get(name)
+        if card_set is not None and card_set.requires:
+            continue  # declared as played with other sets (CardSet.requires): never alone
+        plan = Plan(ALONE_GAMES, ("random",) * players, (name,), seed, max_rounds)
+        try:
+            check(plan)
+        except PlanError as exc:
+            out[name] = f"cannot be played on its own: {exc}"
+            continue
+        ended = [g for g in run(plan) if g["kind"] != "draw"]
+        out[name] = None if ended else "cannot end a game on its own (every game hit the limit)"
+    return out
+
+
+def plan_dict(plan: Plan) -> dict:
+    return asdict(plan)
+
+
+def command(plan: Plan) -> str:
+    """The `spoiler simulate` command line that plays this plan."""
+    kinds = set(plan.bots)
+    bots = plan.bots[0] if len(kinds) == 1 else ",".join(plan.bots)
+    parts = ["spoiler simulate", f"--games {plan.games}", f"--bots {bots}"]
+    if len(kinds) == 1:
+        parts.append(f"--players {plan.players}")
+    if plan.sets is not None:
+        parts.append(f"--sets {','.join(plan.sets)}")
+    parts.append(f"--seed {plan.seed}")
+    if plan.max_rounds != 100:
+        parts.append(f"--max-rounds {plan.max_rounds}")
+    if plan.think_ms is not None:
+        parts.append(f"--think {plan.think_ms:g}")
+    return " ".join(parts)
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.1f}%"
+
+
+def _span(lo_hi) -> str:
+    return f"{100 * lo_hi[0]:.1f} to {100 * lo_hi[1]:.1f}%"
+
+
+def markdown(title: str, plan: Plan, f: dict, cards: bool = True) -> str:
+    """A simulation's figures as a Markdown section (docs/balance.md is made of these)."""
+    lines = [f"### {title}", "", f"`{command(plan)}`", ""]
+    lines += ["| Bot kind | Seats | Win rate per seat | 95% interval |", "|---|---:|---:|---:|"]
+    for kind, share in f["win_rate_by_kind"].items():
+        seats = f["bots"].count(kind)
+        lines.append(
+            f"| {kind} | {seats} | {_pct(share)} | {_span(f['win_rate_by_kind_95'][kind])} |"
+        )
+    lines += ["", "| Starting priority | Win rate | 95% interval |", "|---|---:|---:|"]
+    for start, share in f["win_rate_by_start"].items():
+        lines.append(f"| {start} | {_pct(share)} | {_span(f['win_rate_by_start_95'][start])} |")
+    length = f["length"]
+    lines += [
+        "",
+        f"Game length: median {length['median']:g} rounds, 95th percentile {length['p95']}, "
+        f"longest {length['longest']}. At the round limit: {_pct(f['round_limit_share'])}; "
+        f"everyone lost: {_pct(f['all_lost_share'])}.",
+    ]
+    if cards:
+        lines += [
+            "",
+            "| Card | Copies | Played per game | Winners' share | 95% interval |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for card_id, card in sorted(f["cards"].items(), key=lambda kv: -kv[1]["win_share"]):
+            share = _pct(card["win_share"]) if card["played"] else "-"
+            span = _span(card["win_share_95"]) if card["played"] else "-"
+            lines.append(
+                f"| {card['name']} ({card_id.partition(':')[0]}) | {card['copies']} | "
+                f"{card['per_game']:.2f} | {share} | {span} |"
+            )
+    lines += ["", "Warnings: " + ("; ".join(f["warnings"]) if f["warnings"] else "none.") + ""]
+    return "\n".join(lines) + "\n"

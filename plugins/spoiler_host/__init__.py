@@ -1,0 +1,214 @@
+"""``spoiler host``: one game served over SSH, each player at their own terminal.
+
+The work is in ``spoiler.host``; asyncssh (the ``host`` extra) is imported only when this
+command runs, so no other command pays for it.
+"""
+
+from pathlib import Path
+
+import typer
+
+from spoiler.commands.common import fail
+from spoiler.commands.group import command_app, examples
+
+app = command_app()
+
+#: The exit code of a game the host stopped with Ctrl-C, as ``spoiler play`` uses.
+INTERRUPTED = 130
+INSTALL_HINT = "spoiler host needs asyncssh: install it with: pip install 'spoiler-game[host]'"
+
+
+@app.command(
+    short_help="Host a game friends join over SSH, each at their own terminal.",
+    epilog=examples(
+        "spoiler host                              four friends join with ssh",
+        "spoiler host --seats 2 --bots 2           two friends and two bots",
+        "spoiler host --bind 0.0.0.0 --port 2222   others on the network may join",
+        "spoiler host --record game.toml           save it as you go (spoiler replay)",
+    ),
+)
+def host(
+    seats: int = typer.Option(
+        4, "--seats", metavar="N", help="How many players are expected to join over SSH."
+    ),
+    bots: int = typer.Option(0, "--bots", metavar="N", help="Bots at the table besides them."),
+    bot: str = typer.Option(
+        "greedy",
+        "--bot",
+        metavar="KIND",
+        help="The kind of bot, for --bots, for seats left empty and for players who leave.",
+    ),
+    sets: str | None = typer.Option(
+        None,
+        "--sets",
+        metavar="NAMES",
+        help="Card sets to play with, comma-separated. Default: every set installed here.",
+    ),
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        metavar="N",
+        help="Seed of the game. Default: a random 64-bit seed, shown when the game ends.",
+    ),
+    max_rounds: int = typer.Option(
+        100, "--max-rounds", metavar="N", help="Round limit; reaching it ends the game in a draw."
+    ),
+    record: Path | None = typer.Option(
+        None,
+        "--record",
+        metavar="FILE",
+        help="Save the game to FILE (TOML) after every round, to replay or resume it later.",
+    ),
+    force: bool = typer.Option(
+        False, "--force", help="With --record: replace FILE if it exists (never a directory)."
+    ),
+    port: int = typer.Option(
+        2222, "--port", metavar="P", help="The port to listen on (0: any free port)."
+    ),
+    bind: str = typer.Option(
+        "127.0.0.1",
+        "--bind",
+        metavar="ADDR",
+        help="The address to listen on. The default lets only this machine in; 0.0.0.0 "
+        "lets in anyone who can reach it (and has the join code).",
+    ),
+    wait: float = typer.Option(
+        60,
+        "--wait",
+        metavar="S",
+        help="Seconds a player who dropped out may take to join again before a bot takes "
+        "their seat.",
+    ),
+) -> None:
+    """Host a game that friends join over SSH, each at their own terminal.
+
+    Prints the command to join (ssh -p PORT NAME@HOST) and a join code, the password ssh
+    asks for. The game starts when every seat is taken, or when you press Enter (bots take
+    the seats left). Ctrl-C stops the game for everyone. Needs the `host` extra (asyncssh).
+    """
+    from spoiler.rules.game import MAX_PLAYERS, MIN_PLAYERS
+
+    if seats < 1:
+        fail(f"--seats must be 1 or more, not {seats}")
+    if bots < 0:
+        fail(f"--bots must be 0 or more, not {bots}")
+    if not MIN_PLAYERS <= seats + bots <= MAX_PLAYERS:
+        fail(
+            f"Spoiler is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {seats + bots} "
+            f"({seats} seat(s) and {bots} bot(s))"
+        )
+    if seed is not None and not -(2**63) <= seed < 2**63:
+        fail(f"--seed must be a whole number of 64 bits (below 2**63), not {seed}")
+    if force and record is None:
+        fail("--force goes with --record FILE")
+    if max_rounds < 1:
+        fail(f"--max-rounds must be at least 1, not {max_rounds}")
+    if not 0 <= port <= 65535:
+        fail(f"--port must be from 0 to 65535, not {port}")
+    if not 0 <= wait <= 24 * 3600:
+        fail(f"--wait must be from 0 to 86400 seconds, not {wait:g}")
+    set_names = [s.strip() for s in sets.split(",") if s.strip()] if sets is not None else None
+    if sets is not None and not set_names:
+        fail("--sets is empty; name at least one set (see `spoiler sets list`)")
+    try:
+        import asyncssh  # noqa: F401
+    except ImportError:
+        fail(INSTALL_HINT, 1)
+
+    from spoiler.commands import common
+    from spoiler.model.seeds import new_seed
+    from spoiler.plugins import UnknownName
+    from spoiler.session import recordfile
+    from spoiler_host.safety import BadKey, join_code, key_path, load_or_make_key
+    from spoiler_host.server import Host, HostOptions
+
+    registry = common.load_registry()
+    for broken in registry.broken():
+        common.err_console().print(
+            f"Warning: plugin {broken.name!r} is broken and was not loaded: {broken.error}",
+            markup=False,
+            soft_wrap=True,
+        )
+    try:
+        card_sets = registry.card_sets(set_names)
+        registry.agent(bot, 0, 0)  # an unknown kind is refused now, not when a seat needs one
+    except UnknownName as exc:
+        fail(str(exc))
+    if not card_sets:
+        fail("no card set is installed (see `spoiler plugins`)")
+    path = key_path()
+    try:
+        key = load_or_make_key(path)
+    except (BadKey, OSError) as exc:
+        fail(f"host key {path}: {exc.strerror if type(exc) is OSError else exc}", 1)
+
+    options = HostOptions(
+        seats=seats,
+        bots=bots,
+        bot_kind=bot,
+        set_names=set_names,
+        seed=seed if seed is not None else new_seed(),
+        max_rounds=max_rounds,
+        record=record,
+        port=port,
+        bind=bind,
+        wait=wait,
+        code=join_code(),
+        key=key,
+    )
+    held = None
+    if record is not None:  # taken now, so a file that cannot be written stops no one later
+        fresh = not record.exists()
+        try:
+            held = recordfile.RecordFile.create(record, force)
+        except recordfile.FileProblem as exc:
+            fail(f"--record {record}: {exc}")
+        options.record = held
+        options.fresh_record = fresh
+    console = common.console()
+    bots_text = f" and {bots} {bot} bot(s)" if bots else ""
+    console.print(
+        f"Hosting Spoiler for {seats} player(s){bots_text}, "
+        f"with {', '.join(s.name for s in sorted(card_sets, key=lambda s: s.name))}.",
+        markup=False,
+        soft_wrap=True,
+    )
+    served = Host(options, registry, console)
+    _serve(served)
+
+
+def _serve(served) -> None:
+    import asyncio
+
+    from spoiler.commands import records as recording
+    from spoiler.console.screen import Screen
+
+    try:
+        code = asyncio.run(served.serve())
+    except OSError as exc:
+        opts = served.options
+        served.drop_record()
+        fail(f"cannot listen on {opts.bind} port {opts.port}: {exc.strerror or exc}", 1)
+    finally:
+        if served.recorder is not None:
+            recording.stop_recording(served.recorder)
+    if served.game is None:  # stopped before the game began: no record of it
+        served.drop_record()
+    error = served.error
+    if isinstance(error, (typer.Exit, SystemExit)):
+        raise error
+    if error is not None:
+        fail(f"the game stopped: {error}", 1)
+    game = served.game
+    if code != 0:
+        if game is not None:
+            served.console.print()
+            served.console.print(
+                f"Game stopped in round {game.round}. Seed {game.seed}.", markup=False
+            )
+            # Asked at the host's own keyboard (Ctrl-C); SIGTERM or SIGHUP: saved without asking.
+            keyboard = Screen(served.console, None)
+            recording.save_stopped(served.recorder, keyboard, ask=code == INTERRUPTED)
+        raise typer.Exit(code)
+    if served.options.record is not None:
+        served.console.print(f"Saved to {served.options.record.given}.", markup=False)

@@ -1,0 +1,272 @@
+"""The seats of a hosted game and how their players decide.
+
+Each player who joined over SSH sits at a ``HostedSeat``; the engine asks its ``RemoteAgent``,
+which puts the question to the player's own screen (the same ``HumanAgent`` prompts as local
+play) in a thread of its own. At the start of a round every remote player is asked at once,
+so everyone chooses at the same time, as the rules say; the engine then collects the
+answers in priority order.
+
+A player whose connection drops keeps their seat for ``wait`` seconds: a question waiting
+for them waits too, and if they come back (same name, same code) it is asked again on their
+new screen. After that a bot takes the seat for the rest of the game and everyone is told.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+
+from rich.text import Text
+
+from spoiler.console.human import COMMANDS, HumanAgent
+from spoiler.console.screen import QuitGame
+from spoiler.model.state import Status
+from spoiler_host.terminal import Dropped, HostedScreen, Stopped, Terminal
+
+
+class HostedHuman(HumanAgent):
+    """The prompts of local play, where ``q`` leaves the game rather than stopping it."""
+
+    commands = tuple(
+        (command, "leave the game (join again with the same name to come back)")
+        if command == "q"
+        else (command, meaning)
+        for command, meaning in COMMANDS
+    )
+    hint = "Type ? for help, ? NAME for a card, q to leave."
+
+
+class HostedSeat:
+    """A seat taken by a player over SSH: their current terminal, or the bot that replaced
+    them."""
+
+    def __init__(self, index: int, name: str):
+        self.index = index
+        self.name = name
+        self.terminal: Terminal | None = None
+        self.screen: HostedScreen | None = None
+        self.human: HostedHuman | None = None
+        self.bot = None
+        self.drops = 0  # counts drops, so a late timer for an old drop does nothing
+        self.busy = threading.Lock()  # one question at a time on this seat
+
+    @property
+    def connected(self) -> bool:
+        return self.terminal is not None and not self.terminal.closed
+
+
+class RemoteAgent:
+    """The engine's agent for a hosted seat."""
+
+    def __init__(self, table: Table, seat: HostedSeat):
+        self.table = table
+        self.seat = seat
+
+    def select(self, view):
+        return self.table.selection(self.seat, view)
+
+    def answer(self, view, question):
+        return self.table.decide(
+            self.seat,
+            lambda human: human.answer(view, question),
+            lambda bot: bot.answer(view, question),
+        ).result()
+
+
+class Table:
+    """The hosted seats of one game, and everything that happens to them from outside the
+    game: joining again, dropping out, being replaced by a bot, the host stopping it all.
+
+    ``call_later(delay, fn)`` schedules on the server's loop; ``make_bot(seat)`` makes the
+    agent that takes over a seat; ``tell_host(text)`` prints on the host's own terminal.
+    """
+
+    def __init__(
+        self,
+        names: list[str],
+        *,
+        wait: float,
+        call_later: Callable,
+        make_bot: Callable,
+        bot_kind: str,
+        tell_host: Callable[[str], None],
+        leaving_words: Callable[[str], str] = lambda name: "You left the game.",
+    ):
+        self.seats = [HostedSeat(i, name) for i, name in enumerate(names)]
+        self.wait = wait
+        self.call_later = call_later
+        self.make_bot = make_bot
+        self.bot_kind = bot_kind
+        self.tell_host = tell_host
+        self.leaving_words = leaving_words
+        self.game: Any = None  # the Game, set before it starts
+        self.stopping = False
+        self.finished = False
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        self._asked_round = 0
+        self._pending: dict[int, Future] = {}
+
+    def agents(self) -> list[RemoteAgent]:
+        return [RemoteAgent(self, seat) for seat in self.seats]
+
+    def seat_named(self, name: str) -> HostedSeat | None:
+        return next((s for s in self.seats if s.name.lower() == name.lower()), None)
+
+    # -- telling everyone ------------------------------------------------------------------
+    def tell(self, message: str, *, style: str = "bold", but: HostedSeat | None = None) -> None:
+        """A line for every connected player (but one) and the host."""
+        for seat in self.seats:
+            terminal = seat.terminal
+            if seat is not but and terminal is not None and not terminal.closed:
+                terminal.console.print(Text(message, style=style))
+        self.tell_host(message)
+
+    # -- connections (called on the server's loop) -----------------------------------------
+    def connect(self, seat: HostedSeat, terminal: Terminal, *, first: bool = False) -> None:
+        """A player takes (or takes back) their seat on this terminal."""
+        with self.lock:
+            old = seat.terminal
+            seat.terminal = terminal
+            seat.screen = HostedScreen(terminal, seat.index, self.game)
+            seat.human = HostedHuman(seat.screen)
+            seat.drops += 1
+            if old is not None:
+                old.close()
+            self.changed.notify_all()
+        if not first:
+            seat.screen.start_of_round()
+            terminal.console.print(
+                Text(f"Welcome back, {seat.name}. Here is this round so far.", style="bold")
+            )
+            self.tell(f"{seat.name} is back.", but=seat)
+
+    def disconnect(self, seat: HostedSeat, terminal: Terminal) -> None:
+        """A player's connection closed: their seat waits ``wait`` seconds for them."""
+        with self.lock:
+            if seat.terminal is not terminal or seat.bot is not None:
+                return  # an old connection, or the seat is a bot's already
+            terminal.close()
+            seat.terminal = None
+            seat.drops += 1
+            drop = seat.drops
+            self.changed.notify_all()
+            if self.finished or self.stopping:
+                return
+        self.call_later(self.wait, lambda: self._expire(seat, drop))
+        self.tell(
+            f"{seat.name} dropped out. Their seat waits {self.wait:g} s for them to join again.",
+            style="yellow",
+        )
+
+    def _expire(self, seat: HostedSeat, drop: int) -> None:
+        with self.lock:
+            if seat.drops != drop or seat.bot is not None or self.finished or self.stopping:
+                return
+            seat.bot = self.make_bot(seat.index)
+            self.changed.notify_all()
+        self.tell(
+            f"{seat.name} did not come back within {self.wait:g} s: "
+            f"a {self.bot_kind} bot plays for them from now on.",
+            style="yellow",
+        )
+
+    def stop(self) -> None:
+        """The host stopped the game: every question waiting for a player gives up."""
+        with self.lock:
+            self.stopping = True
+            self.changed.notify_all()
+            for seat in self.seats:
+                if seat.terminal is not None:
+                    seat.terminal.stop()
+
+    # -- deciding (called from the game's thread) ------------------------------------------
+    def decide(self, seat: HostedSeat, human: Callable, bot: Callable) -> Future:
+        """Put a question to the seat's player, or to the bot that replaced them, in a
+        thread of its own; the future holds the answer."""
+        future: Future = Future()
+
+        def work() -> None:
+            with seat.busy:
+                try:
+                    future.set_result(self._decide(seat, human, bot))
+                except BaseException as exc:  # handed to whoever waits for the answer
+                    future.set_exception(exc)
+
+        threading.Thread(target=work, name=f"spoiler-seat-{seat.index}", daemon=True).start()
+        return future
+
+    def _decide(self, seat: HostedSeat, human: Callable, bot: Callable):
+        while True:
+            with self.changed:
+                while not self.stopping and seat.bot is None and not seat.connected:
+                    self.changed.wait()
+                if self.stopping:
+                    raise Stopped
+                agent = seat.human if seat.bot is None else None
+            if agent is None:
+                return bot(seat.bot)
+            try:
+                return human(agent)
+            except Dropped:
+                continue  # wait for them to come back (or for the bot), and ask again
+            except QuitGame:  # they typed q: they leave, as if they closed the window
+                terminal = seat.terminal
+                if terminal is not None:
+                    terminal.hang_up(self.leaving_words(seat.name))
+                    self.disconnect(seat, terminal)
+
+    def selection(self, seat: HostedSeat, view):
+        """The seat's selection for this round. The first time the engine asks in a round,
+        every remote player who will choose is asked at once."""
+        if view.error is not None:  # the engine refused the last one: ask again, now
+            return self.decide(seat, self._select(seat, view), lambda b: b.select(view)).result()
+        with self.lock:
+            if view.round != self._asked_round:
+                self._asked_round = view.round
+                self._ask_everyone()
+            future = self._pending.pop(seat.index, None)
+        if future is None:
+            future = self.decide(seat, self._select(seat, view), lambda b: b.select(view))
+        return future.result()
+
+    def _ask_everyone(self) -> None:
+        game = self.game
+        self._pending.clear()
+        for seat in self.seats:
+            player = game.state.players[seat.index]
+            if player.status is Status.LOST or not player.hand or not game.playable(seat.index):
+                continue  # the engine will not ask them this round
+            view = game.view(seat.index)
+            self._pending[seat.index] = self.decide(
+                seat, self._select(seat, view), lambda b, view=view: b.select(view)
+            )
+
+    def _select(self, seat: HostedSeat, view) -> Callable:
+        def ask(human: HumanAgent):
+            selection = human.select(view)
+            human.console.print(Text("Waiting for the others to choose…", style="dim"))
+            return selection
+
+        return ask
+
+    # -- between rounds (the game's thread) -----------------------------------------------
+    def round_played(self) -> None:
+        """Every connected player sees the round's events."""
+        for seat in self.seats:
+            if seat.connected and seat.screen is not None:
+                seat.screen.catch_up()
+            if self.stopping:
+                raise Stopped
+
+    def game_over(self) -> None:
+        """The game ended: each player sees the last events, the final table, who won and how,
+        and the seed."""
+        with self.lock:
+            self.finished = True
+        for seat in self.seats:
+            if seat.connected and seat.screen is not None:
+                seat.screen.catch_up()
+                seat.screen.end()

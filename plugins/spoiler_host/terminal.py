@@ -1,0 +1,205 @@
+"""One player's SSH session as the game sees it: a rich console that writes to the channel and
+the lines the player typed, handed across from the server's event loop to the game's threads.
+
+The event loop owns the channel: a ``Terminal`` written to from any thread passes the text
+to the loop (``call_soon_threadsafe``), which writes it in order. Lines typed arrive on the
+loop and wait in a small queue until a prompt reads them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+from collections.abc import Sequence
+from typing import IO, Literal, cast
+
+from rich.console import Console
+from rich.text import Text
+
+from spoiler.console.screen import Screen
+from spoiler.narration.story import Story
+from spoiler_host.safety import MAX_LINE, clean_line
+
+#: Output a client has not read yet beyond which it is dropped (a client that never reads
+#: must not make the host hold the game's text for it forever).
+MAX_PENDING_OUTPUT = 1 << 20
+#: Lines typed ahead of the prompts that are kept; more are ignored.
+MAX_QUEUED_LINES = 20
+
+
+class Dropped(Exception):
+    """The player's connection closed (or a newer one took the seat) while they were asked."""
+
+
+class Stopped(EOFError):
+    """The game is ending for everyone (the host stopped it). An ``EOFError``, so the game's
+    loop ends the way it does when local input ends."""
+
+
+_DROPPED, _STOPPED = object(), object()
+
+
+ColourSystem = Literal["standard", "256", "truecolor"]
+
+
+def colour_system(term_type: str | None, env: dict) -> ColourSystem | None:
+    """The colours a client's terminal supports, from the type its ssh client sent."""
+    if not term_type or term_type == "dumb" or "NO_COLOR" in env:
+        return None
+    if "truecolor" in env.get("COLORTERM", "") or "direct" in term_type:
+        return "truecolor"
+    if "256" in term_type:
+        return "256"
+    return "standard"
+
+
+class _ChannelFile:
+    """The file a console writes to: each write goes to the channel, through the loop."""
+
+    def __init__(self, terminal: Terminal):
+        self.terminal = terminal
+
+    def write(self, text: str) -> int:
+        self.terminal.send(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return self.terminal.pty
+
+
+class Terminal:
+    """A player's connection: ``console`` for output, ``readline`` for input (it blocks
+    until the player types a line, and raises ``Dropped`` once the connection is gone)."""
+
+    def __init__(self, loop, channel, *, width: int = 80, term_type: str | None = None, env=None):
+        self.loop = loop
+        self.channel = channel
+        self.pty = bool(term_type)
+        self.closed = False
+        self._lines: queue.Queue = queue.Queue()
+        self._partial = ""  # input without a line end yet (no pseudo-terminal)
+        self._too_long = False
+        self.console = Console(
+            file=cast(IO[str], _ChannelFile(self)),
+            width=max(20, min(width or 80, 500)),
+            force_terminal=self.pty,
+            color_system=colour_system(term_type, env or {}),
+            highlight=False,
+            emoji=False,
+            legacy_windows=False,
+            force_jupyter=False,
+            soft_wrap=False,
+        )
+
+    # -- output (any thread) ---------------------------------------------------------------
+    def send(self, text: str) -> None:
+        if not self.closed:
+            self.loop.call_soon_threadsafe(self._write, text)
+
+    def _write(self, text: str) -> None:  # on the loop
+        # Text sent before the terminal closed still goes out (last words), if it can.
+        if self.channel.get_write_buffer_size() > MAX_PENDING_OUTPUT:
+            self.close()  # the client stopped reading: treat it as gone
+            self.channel.close()
+            return
+        with contextlib.suppress(OSError):  # the channel is gone: nobody to tell
+            self.channel.write(text)  # the line editor turns \n into \r\n on a pty
+
+    def resize(self, width: int) -> None:
+        self.console.width = max(20, min(width or 80, 500))
+
+    # -- input -----------------------------------------------------------------------------
+    def received(self, data: str) -> None:
+        """Text the client sent (on the loop): split into lines, each cleaned and bounded."""
+        if self.closed:
+            return
+        data = self._partial + data
+        *lines, self._partial = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        for line in lines:
+            self._line(line)
+        if len(self._partial) > MAX_LINE:
+            self._too_long, self._partial = True, ""
+
+    def _line(self, raw: str) -> None:
+        line = None if self._too_long else clean_line(raw)
+        self._too_long = False
+        if line is None:
+            self.send(f"\nThat line was over {MAX_LINE} characters: it was ignored.\n")
+            line = ""  # the prompt asks again
+        if self._lines.qsize() < MAX_QUEUED_LINES:
+            self._lines.put(line)
+
+    def readline(self) -> str:
+        """The next line the player typed (blocks the calling thread)."""
+        item = self._lines.get()
+        if item is _DROPPED:
+            self._lines.put(item)  # every later read fails too
+            raise Dropped
+        if item is _STOPPED:
+            self._lines.put(item)
+            raise Stopped
+        return item + "\n"
+
+    def isatty(self) -> bool:
+        # With a pseudo-terminal the server's line editor echoes what is typed.
+        return self.pty
+
+    # -- the end ---------------------------------------------------------------------------
+    def close(self) -> None:
+        """The connection is gone (or replaced): a waiting prompt gives up."""
+        if not self.closed:
+            self.closed = True
+            self._lines.put(_DROPPED)
+
+    def hang_up(self, message: str) -> None:
+        """Say ``message`` and close the player's session (from any thread)."""
+        self.send(message + "\n")
+        self.loop.call_soon_threadsafe(self._hang_up)
+
+    def _hang_up(self) -> None:  # on the loop, after everything sent before
+        self.close()
+        with contextlib.suppress(Exception):  # a channel closed meanwhile: nothing to hang up
+            self.channel.exit(0)
+
+    def stop(self) -> None:
+        """The game ends for everyone: a waiting prompt ends the game like end of input."""
+        self._lines.put(_STOPPED)
+
+
+class HostedScreen(Screen):
+    """A seat's screen on its player's terminal. It tells exactly the events the engine says
+    this seat saw (``events_seen_by(seat)``), never waits between them (the game's thread
+    tells every screen in turn), and shows the log without a pager (a pager would run on the
+    host's machine)."""
+
+    def __init__(self, terminal: Terminal, seat: int, game):
+        super().__init__(terminal.console, seat, terminal, delay=0.0)
+        self.follow(game)
+        self._lock = threading.RLock()
+
+    def events(self) -> Sequence:
+        return self.game.events_seen_by(self.reader)
+
+    def catch_up(self) -> None:
+        with self._lock:  # the game's thread and the seat's question may both tell
+            super().catch_up()
+
+    def page(self, lines, title: str) -> None:
+        self.console.print(Text(title, style="bold"))
+        for line in lines:
+            self.console.print(line)
+
+    def start_of_round(self) -> None:
+        """Tell again from the start of the current round (a player who came back)."""
+        with self._lock:
+            events = self.events()
+            starts = [i for i, e in enumerate(events) if e.kind == "round_started"]
+            self.told = starts[-1] if starts else 0
+            self.story = Story(self.game.cards_by_id)  # fed again from the round's start
+            for event in events[: self.told]:
+                self.story.feed(event)
+            self._noticed = len(self.story.knockouts)

@@ -1,0 +1,60 @@
+"""``spoiler new set NAME``: start an expansion from a complete, working one."""
+
+from pathlib import Path
+
+import typer
+
+from spoiler.commands.common import console, fail
+from spoiler.commands.group import SpoilerGroup, command_app, examples, help_when_bare
+
+new_app = command_app(
+    cls=SpoilerGroup,
+    help="Start something new: a card set of your own (for authors).",
+    invoke_without_command=True,
+    epilog=examples("spoiler new set heist", "spoiler new set heist --dir ~/code/heist"),
+)
+
+
+@new_app.callback()
+def _new(ctx: typer.Context) -> None:
+    """Start something new: a card set of your own (for authors)."""
+    help_when_bare(ctx)
+
+
+@new_app.command(
+    "set",
+    short_help="Write a new card set: a distribution ready to install and test.",
+    epilog=examples("spoiler new set heist", "spoiler new set heist --dir ~/code/heist"),
+)
+def new_set(
+    name: str = typer.Argument(..., metavar="NAME", help="The set's name, e.g. heist."),
+    directory: Path | None = typer.Option(
+        None,
+        "--dir",
+        metavar="DIR",
+        help="The folder to create (default: spoiler-NAME here). It must not exist or be empty.",
+    ),
+) -> None:
+    """Write a new card set's distribution: pyproject.toml, a package with two cards and a
+    rule, tests using spoiler-game's pytest fixtures, and a README.
+
+    It installs with pip, passes its own tests and `spoiler sets validate NAME` as it is.
+    Nothing is ever overwritten.
+    """
+    from spoiler_new.scaffold import ScaffoldError, write_set
+
+    try:
+        folder = write_set(name, directory)
+    except ScaffoldError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write {directory or 'spoiler-' + name}: {exc.strerror or exc}")
+    out = console()
+    out.print(f"Wrote the {name} set to {folder}/. Next:", markup=False)
+    for line in (
+        f'cd {folder} && pip install -e ".[test]"',
+        "python -m pytest",
+        f"spoiler sets validate {name}",
+        f"spoiler play --sets base,{name}",
+    ):
+        out.print(f"  {line}", markup=False, soft_wrap=True)

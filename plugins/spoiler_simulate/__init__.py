@@ -1,0 +1,255 @@
+"""``spoiler simulate``: many seeded games between bots, on every core or on a Dask cluster,
+and the figures a set author balances by (see docs/simulate.md)."""
+
+import os
+
+import typer
+
+from spoiler.commands.common import console, err_console, fail
+from spoiler.commands.group import command_app, examples
+
+app = command_app()
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+@app.command(
+    short_help="Play many games of bots and report the figures, with warnings.",
+    epilog=examples(
+        "spoiler simulate --games 2000",
+        "spoiler simulate --bots expert,greedy,greedy,greedy --sets base --games 400",
+        "spoiler simulate --sets base,chrono --json > chrono.json",
+        "spoiler simulate --games 20000 --cluster tcp://10.0.0.5:8786",
+    ),
+)
+def simulate(
+    games: int = typer.Option(1000, "--games", metavar="N", help="Number of games."),
+    players: int | None = typer.Option(
+        None, "--players", metavar="N", help="Players per game. Default: 4, or one per --bots kind."
+    ),
+    bots: str = typer.Option(
+        "random",
+        "--bots",
+        metavar="KINDS",
+        help="Bot kinds: one for every seat, or one per seat, comma-separated "
+        "(e.g. expert,greedy,greedy,greedy).",
+    ),
+    sets: str | None = typer.Option(
+        None, "--sets", metavar="NAMES", help="Card sets, comma-separated. Default: all installed."
+    ),
+    seed: int = typer.Option(
+        0, "--seed", metavar="N", help="Seed of the simulation; each game's seed follows from it."
+    ),
+    max_rounds: int = typer.Option(
+        100, "--max-rounds", metavar="N", help="Round limit; reaching it ends a game in a draw."
+    ),
+    think: float | None = typer.Option(
+        None,
+        "--think",
+        metavar="MS",
+        help="Thinking time per decision of bots that search (expert), in ms. Default: 200.",
+    ),
+    jobs: int | None = typer.Option(
+        None, "--jobs", metavar="N", help="Processes to play in. Default: every available core."
+    ),
+    cluster: str | None = typer.Option(
+        None,
+        "--cluster",
+        metavar="ADDRESS",
+        help="Play on a Dask distributed scheduler (tcp://HOST:PORT) instead of local processes; "
+        "needs spoiler-game[cluster].",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON object."),
+) -> None:
+    """Play many games between bots and report win rates, game length and each card's
+    play and win figures, with warnings against the balance targets.
+
+    Every figure follows from the options alone: the same whatever --jobs or --cluster."""
+    from spoiler.session import simulate as sim
+
+    kinds = tuple(k.strip() for k in bots.split(","))
+    if not all(kinds):
+        fail(f"--bots {bots!r} has an empty kind; separate kinds with commas")
+    if len(kinds) == 1:
+        kinds = kinds * (players if players is not None else 4)
+    elif players is not None and players != len(kinds):
+        fail(f"--bots names {len(kinds)} seats but --players is {players}")
+    set_names = None
+    if sets is not None:
+        set_names = tuple(dict.fromkeys(s.strip() for s in sets.split(",") if s.strip()))
+        if not set_names:
+            fail("--sets is empty; name at least one set (see `spoiler sets list`)")
+    if jobs is not None and jobs < 1:
+        fail(f"--jobs must be at least 1, not {jobs}")
+    if jobs is not None and cluster is not None:
+        fail("--jobs and --cluster do not go together: a cluster has its own workers")
+    plan = sim.Plan(games, kinds, set_names, seed, max_rounds, think)
+    try:
+        local = sim.check(plan)
+    except sim.PlanError as exc:
+        fail(str(exc))
+    names = list(set_names) if set_names is not None else sorted(local["sets"])
+
+    client = None
+    if cluster is not None:
+        client, workers = _connect(cluster, local, names)
+        executor = client.get_executor()
+    else:
+        workers = jobs if jobs is not None else available_cores()
+        executor = None
+        if workers > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            executor = ProcessPoolExecutor(max_workers=workers)
+    from spoiler.plugins import stdout_to_stderr
+
+    try:
+        with stdout_to_stderr():  # what plugin code prints in a game stays out of the report
+            summaries = _run(sim, plan, executor, workers)
+            alone = sim.sets_alone(names, seed, max_rounds, plan.players)
+    finally:
+        if client is not None:
+            executor.shutdown(wait=False)
+            client.close()
+        elif executor is not None:
+            executor.shutdown(cancel_futures=True)
+    figures = sim.report(plan, summaries, names, alone)
+    figures["decision_time"] = sim.thinking(summaries)
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(figures, indent=2))
+    else:
+        print_figures(figures)
+
+
+def _connect(address: str, local: dict, names: list[str]):
+    """A Dask client on ``address`` whose workers have this machine's Spoiler and sets."""
+    from spoiler.session import simulate as sim
+
+    try:
+        from distributed import Client
+    except ImportError:
+        fail("--cluster needs Dask distributed: pip install 'spoiler-game[cluster]'")
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        fail(f"cannot reach the Dask scheduler at {address}: {exc}")
+    try:
+        found = client.run(sim.installed)
+    except Exception as exc:  # a worker that cannot even import Spoiler
+        client.close()
+        fail(f"a worker of {address} cannot run Spoiler: {type(exc).__name__}: {exc}")
+    if not found:
+        client.close()
+        fail(f"the Dask scheduler at {address} has no workers")
+    try:
+        sim.check_workers(local, found, names)
+    except sim.PlanError as exc:
+        client.close()
+        fail(str(exc))
+    return client, sum(client.nthreads().values())
+
+
+def _run(sim, plan, executor, workers: int) -> list[dict]:
+    if not err_console().is_terminal:
+        return sim.run(plan, executor, workers)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(
+        "Playing games",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console(),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=plan.games)
+        return sim.run(plan, executor, workers, lambda n: bar.update(task, advance=n))
+
+
+def _interval(lo_hi) -> str:
+    lo, hi = lo_hi
+    return f"{100 * lo:.1f} to {100 * hi:.1f}%"
+
+
+def print_figures(f: dict) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    out = console()
+    think = f" (thinking {f['think_ms']:g} ms)" if f["think_ms"] else ""
+    out.print(
+        f"{f['games']} games, {f['players']} players ({', '.join(f['bots'])}){think}, "
+        f"sets {', '.join(f['sets'])}, seed {f['seed']}.",
+        markup=False,
+    )
+    table = Table(title="Win rate by bot kind (per seat)", title_justify="left")
+    for column in ("Bot kind", "Seats", "Win rate", "95% interval"):
+        table.add_column(column, justify="left" if column == "Bot kind" else "right")
+    for kind, share in f["win_rate_by_kind"].items():
+        seats = f["bots"].count(kind)
+        table.add_row(kind, str(seats), f"{share:.1%}", _interval(f["win_rate_by_kind_95"][kind]))
+    out.print(table)
+    table = Table(title="Win rate by starting priority", title_justify="left")
+    for column in ("Starting priority", "Win rate", "95% interval"):
+        table.add_column(column, justify="right")
+    for start, share in f["win_rate_by_start"].items():
+        table.add_row(start, f"{share:.1%}", _interval(f["win_rate_by_start_95"][start]))
+    out.print(table)
+    length = f["length"]
+    out.print(
+        f"Game length: median {length['median']:g} rounds, 95th percentile {length['p95']}, "
+        f"longest {length['longest']}. At the round limit: {f['round_limit_share']:.1%}; "
+        f"everyone lost: {f['all_lost_share']:.1%}.",
+        markup=False,
+    )
+    for line in histogram(length["histogram"]):
+        out.print(line, markup=False, highlight=False)
+    table = Table(title="Cards", title_justify="left")
+    for column in ("Card", "Copies", "Played", "Per game", "Winners' share", "95% interval"):
+        table.add_column(column, justify="left" if column == "Card" else "right")
+    for card_id, card in sorted(f["cards"].items(), key=lambda kv: -kv[1]["win_share"]):
+        table.add_row(
+            escape(f"{card['name']} ({card_id.partition(':')[0]})"),
+            str(card["copies"]),
+            str(card["played"]),
+            f"{card['per_game']:.2f}",
+            f"{card['win_share']:.1%}" if card["played"] else "-",
+            _interval(card["win_share_95"]) if card["played"] else "-",
+        )
+    out.print(table)
+    for kind, spent in f["decision_time"].items():
+        out.print(
+            f"{kind}: {spent['median_ms']:g} ms per decision (median; 95th percentile "
+            f"{spent['p95_ms']:g} ms) in CPU time, over {spent['decisions']} decisions.",
+            markup=False,
+        )
+    if f["warnings"]:
+        for warning in f["warnings"]:
+            out.print(f"[yellow]Warning:[/] {escape(warning)}", soft_wrap=True)
+    else:
+        out.print("[green]Every balance target is met.[/]")
+
+
+def histogram(counts: dict[str, int], width: int = 40, rows: int = 12) -> list[str]:
+    """Game lengths as bars, grouped into at most ``rows`` ranges of rounds."""
+    lengths = sorted(int(r) for r in counts)
+    low, high = lengths[0], lengths[-1]
+    step = max(1, -(-(high - low + 1) // rows))
+    groups = []
+    for start in range(low, high + 1, step):
+        total = sum(counts.get(str(r), 0) for r in range(start, start + step))
+        label = f"{start}" if step == 1 else f"{start}-{start + step - 1}"
+        groups.append((label, total))
+    peak = max(total for _, total in groups) or 1
+    pad = max(len(label) for label, _ in groups)
+    return [
+        f"  {label:>{pad}} rounds │{'█' * round(width * total / peak):<{width}} {total}"
+        for label, total in groups
+    ]
