@@ -22,7 +22,6 @@ from rich.text import Text
 
 from spoiler.console.human import COMMANDS, HumanAgent
 from spoiler.console.screen import QuitGame
-from spoiler.model.state import Status
 from spoiler_host.terminal import Dropped, HostedScreen, Stopped, Terminal
 
 
@@ -235,9 +234,9 @@ class Table:
     def _ask_everyone(self) -> None:
         game = self.game
         self._pending.clear()
+        selecting = game.selecting()
         for seat in self.seats:
-            player = game.state.players[seat.index]
-            if player.status is Status.LOST or not player.hand or not game.playable(seat.index):
+            if seat.index not in selecting:
                 continue  # the engine will not ask them this round
             view = game.view(seat.index)
             self._pending[seat.index] = self.decide(

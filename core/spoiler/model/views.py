@@ -75,6 +75,27 @@ class Question:
     cause: str | None = None  # the asking card's id
 
 
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The table as everyone sees it: what a front end (a screen, a hosted seat, a web page)
+    shows of a game besides one seat's own view. It holds no hand, no selection before it
+    is revealed, no deck order and no seed; ``hands`` only for a game watched by no player
+    (a game of bots), where every hand may be shown."""
+
+    round: int
+    players: tuple[PlayerInfo, ...]
+    #: Each seat's kind: "human", or the bot kind.
+    kinds: tuple[str, ...]
+    deck_size: int
+    discard: tuple
+    #: Cards an ongoing effect keeps on the table after their round.
+    in_play: tuple
+    ongoing: tuple[tuple[str, int, int | None], ...]  # (effect name, owner seat, rounds left)
+    #: How the game ended (a ``Result``), None while it goes on.
+    result: Any = None
+    hands: tuple[tuple, ...] | None = None
+
+
 def seen_events(public_log: list, secrets: dict, upto: int) -> tuple:
     """The first ``upto`` events as one seat saw them: the public log, with the events whose
     secret that seat may see put back whole."""

@@ -39,6 +39,7 @@ from spoiler.model.views import (
     Question,
     Secrets,
     Selection,
+    TableView,
     seen_events,
 )
 
@@ -391,22 +392,31 @@ class Game:
         """The cards in a player's hand they could legally select now."""
         return _playable(self.state.players[seat].hand, self.legal_targets(seat))
 
+    def _choosers(self, legal_table: tuple[Mapping, ...]):
+        """The one place that decides who selects this round: (seat, the cards it may play)
+        for every player who has not lost and holds a card, in priority order; an empty list
+        for one who holds no card with a legal target (they cannot select)."""
+        players = self.state.players
+        for seat in self.state.priority:
+            player = players[seat]
+            if player.status is not LOST and player.hand:
+                yield seat, _playable(player.hand, legal_table[seat])
+
+    def selecting(self) -> tuple[int, ...]:
+        """The seats that must select a card now, in priority order (rulings 2 and 8)."""
+        return tuple([seat for seat, cards in self._choosers(self._legal_table()) if cards])
+
     def _select(self) -> None:
         st = self.state
         # What every seat sees alike, taken once: nothing changes while players choose.
         public, table = self._common_view()
         legal_table = self._legal_table()
         plays: list[Play] = []
-        for seat in st.priority:
-            player = st.players[seat]
-            if player.status is LOST or not player.hand:
-                continue
-            legal = legal_table[seat]
-            playable = _playable(player.hand, legal)
+        for seat, playable in self._choosers(legal_table):
             if not playable:
                 self._emit("cannot_select", seat)
                 continue
-            plays.append(self._ask_agent(seat, public, legal, table, tuple(playable)))
+            plays.append(self._ask_agent(seat, public, legal_table[seat], table, tuple(playable)))
         # Everyone has chosen: only now do the selected cards leave the hands.
         record = self.decisions[-1]["selections"]
         for play in plays:
@@ -802,6 +812,23 @@ class Game:
             self._secrets[seat],
             len(self._public_log),
             legal,
+        )
+
+    def table(self, *, hands: bool = False) -> TableView:
+        """The table as everyone sees it (``hands``: with every hand, for a game that no
+        player watches, such as one of bots)."""
+        st = self.state
+        discard, ongoing = self._table()
+        return TableView(
+            st.round,
+            self._public_players(),
+            tuple([seat.kind for seat in self.seats]),
+            len(st.deck),
+            discard,
+            tuple(st.in_play),
+            ongoing,
+            st.result,
+            tuple([tuple(p.hand) for p in st.players]) if hands else None,
         )
 
     def events_seen_by(self, seat: int | None) -> tuple[Event, ...]:
