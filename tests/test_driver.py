@@ -1,0 +1,121 @@
+"""The session's pull-style driver (spoiler.session.driver): a front end drives a whole game
+through its pending decisions, with no thread of its own, and the game is the very game its
+agents would have played straight through (issue 18: "a front end can drive a whole game
+through the session's pending decisions without a thread of its own (a test plays a seeded
+game that way and its record replays with --verify)")."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from typer.testing import CliRunner
+
+from spoiler import plugins
+from spoiler.agents import RandomAgent
+from spoiler.cli import app, common
+from spoiler.engine import Game, Seat
+from spoiler.records import Record, Recorder
+from spoiler.session.driver import Driver, DriverError
+from spoiler.views import Selection
+
+BUILTINS_ONLY = {"SPOILER_PLUGINS": ""}
+
+
+@pytest.fixture(scope="module")
+def registry():
+    return plugins.load(environ=BUILTINS_ONLY)
+
+
+def new_game(registry, seed: int, humans: int = 2, bots: int = 2) -> Game:
+    """Humans (seats 0..) and greedy bots, every built-in set."""
+    seats = [Seat(f"Human{i}", RandomAgent(seed, i), "human") for i in range(humans)]
+    seats += [
+        Seat(f"Bot{i}", registry.agent("greedy", humans + i, seed), "greedy") for i in range(bots)
+    ]
+    sets = registry.card_sets(None)
+    return Game(sets, seats, seed, hooks=registry.game_hooks([s.name for s in sets]))
+
+
+def drive(driver: Driver, policies: dict) -> list[list]:
+    """Answer every pending decision with each seat's policy (an agent); the batches seen."""
+    batches = []
+    while not driver.over:
+        batch = driver.pending()
+        assert batch, "a game that is not over waits on someone"
+        batches.append(batch)
+        for pending in batch:
+            agent = policies[pending.seat]
+            if pending.kind == "select":
+                driver.answer(pending, agent.select(pending.view))
+            else:
+                driver.answer(pending, agent.answer(pending.view, pending.question))
+    return batches
+
+
+def test_a_driven_game_is_the_game_its_agents_play_straight_through(registry):
+    """Same seed, same decisions: the driver changes who asks, never what happens."""
+    for seed in range(5):
+        straight = new_game(registry, seed)
+        straight.play()
+        game = new_game(registry, seed)
+        policies = {seat: RandomAgent(seed, seat) for seat in (0, 1)}
+        drive(Driver(game, {0, 1}), policies)
+        assert game.result == straight.result
+        assert [e.as_dict() for e in game.state.log] == [e.as_dict() for e in straight.state.log]
+        assert game.decisions == straight.decisions
+
+
+def test_a_game_driven_through_pending_decisions_replays_with_verify(
+    registry, tmp_path, monkeypatch
+):
+    """The record of a driven game, every seat driven, is a record like any other."""
+    game = new_game(registry, 7)
+    recorder = Recorder(Record.of(game, registry))
+    policies = {seat: RandomAgent(7, seat) for seat in range(4)}
+    driver = Driver(game, after_round=recorder.round_played)
+    batches = drive(driver, policies)
+    assert game.over and threading.active_count() == 1
+    assert any(p.kind == "answer" for batch in batches for p in batch), "no question was asked"
+    path = tmp_path / "driven.toml"
+    recorder.record.save(path)
+    monkeypatch.setattr(common, "load_registry", lambda: registry)
+    result = CliRunner().invoke(app, ["replay", "--verify", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "OK" in result.output and "match the record" in result.output
+
+
+def test_every_seat_that_must_select_is_pending_at_once(registry):
+    """Ruling 2: selection is simultaneous. When a round's selection begins, every driven
+    seat that must select is pending together, before any of them has answered."""
+    game = new_game(registry, 3, humans=3, bots=1)
+    driver = Driver(game, {0, 1, 2})
+    first = driver.pending()
+    assert [p.seat for p in first] == sorted(set(game.selecting()) & {0, 1, 2})
+    assert all(p.kind == "select" and p.view.seat == p.seat for p in first)
+    assert all(p.view.hand and not p.view.error for p in first)
+
+
+def test_an_illegal_selection_is_asked_again_with_the_reason(registry):
+    """Ruling 3: an illegal selection is refused and asked again."""
+    game = new_game(registry, 4)
+    driver = Driver(game, {0})
+    (pending,) = driver.pending()
+    driver.answer(pending, Selection("no such card"))
+    (again,) = driver.pending()
+    assert again.seat == 0 and again is not pending
+    assert "not in your hand" in again.view.error
+
+
+def test_a_decision_that_is_not_pending_cannot_be_answered(registry):
+    """Answering out of turn, or twice, is refused and changes nothing."""
+    game = new_game(registry, 5, humans=2, bots=2)
+    driver = Driver(game, {0, 1})
+    first, second = driver.pending()
+    choice = RandomAgent(5, 0).select(first.view)
+    driver.answer(first, choice)
+    with pytest.raises(DriverError):
+        driver.answer(first, choice)
+    assert driver.pending() == [second]
+    with pytest.raises(DriverError):
+        driver.answer(second, "Accuse")  # a selection is a Selection
