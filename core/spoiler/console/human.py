@@ -99,7 +99,7 @@ class HumanAgent:
             return False
         if view.me.status is Status.LOST:
             return True
-        kinds = [seat.kind for seat in self.screen.game.seats]
+        kinds = self.screen.game.table().kinds
         in_game = [p for p in view.players if kinds[p.seat] == "human" and p.status != Status.LOST]
         return len(in_game) > 1
 
@@ -133,7 +133,7 @@ class HumanAgent:
 
     # -- showing the view ----------------------------------------------------------------------
     def _show_table(self, view: PlayerView) -> None:
-        kinds = [seat.kind for seat in self.screen.game.seats]
+        kinds = self.screen.game.table().kinds
         self.console.print()
         self.console.print(
             self.screen.players_table(

@@ -73,7 +73,9 @@ EVENT_STYLE = {
 
 
 class Screen:
-    """One terminal, following one game."""
+    """One terminal, following one game. It reads what a front end may: the table view
+    (``Game.table``), the events as its reader saw them, and the game's cards, labels and
+    sets; never the game's state."""
 
     game: Game  # the game it follows, from follow() on
     story: Story  # what came of its plays so far, from follow() on
@@ -105,20 +107,21 @@ class Screen:
 
     def follow(self, game: Game) -> None:
         self.game = game
+        self.names = [p.name for p in game.table().players]  # (names never change)
         self.told = 0
         self.story = Story(game.cards_by_id)
         self._texts_shown = set()
         self._noticed = 0  # knockouts told so far
 
-    @property
-    def names(self) -> list[str]:
-        return [p.name for p in self.game.state.players]
+    def table(self):
+        """The table as this screen may show it: with every hand to a watcher of bots."""
+        return self.game.table(hands=self.reader == EVERYTHING)
 
     def humans(self) -> list[int]:
-        return [seat for seat, s in enumerate(self.game.seats) if s.kind == "human"]
+        return [seat for seat, kind in enumerate(self.game.table().kinds) if kind == "human"]
 
     def humans_in_play(self) -> list[int]:
-        players = self.game.state.players
+        players = self.game.table().players
         return [seat for seat in self.humans() if players[seat].status is not Status.LOST]
 
     def pace(self) -> float:
@@ -142,8 +145,7 @@ class Screen:
         """Print one event as ``reader`` saw it, styled by its kind."""
         game = self.game
         you = reader if isinstance(reader, int) else None
-        names = [p.name for p in game.state.players]
-        sentence = narrate(self.seen(event, reader), names, game.cards_by_id, you, game.labels)
+        sentence = narrate(self.seen(event, reader), self.names, game.cards_by_id, you, game.labels)
         style = "dim" if event.kind in MINOR else EVENT_STYLE.get(event.kind, "")
         if event.kind == "round_started":
             self.console.print()
@@ -152,8 +154,10 @@ class Screen:
         self.console.print(Padding(Text(sentence, style=style), (0, 0, 0, indent), expand=False))
 
     def events(self) -> Sequence:
-        """The events this screen tells (each as its reader saw it, by ``seen``)."""
-        return self.game.state.log
+        """The events this screen tells, as its reader saw them."""
+        if self.reader == EVERYTHING:
+            return self.game.every_event()
+        return self.game.events_seen_by(self.reader)
 
     def catch_up(self) -> None:
         """Narrate the events since the last call, as this screen's reader sees them, with
@@ -252,14 +256,8 @@ class Screen:
                 )
 
     # -- the table -------------------------------------------------------------------------
-    def public_players(self) -> list[PlayerInfo]:
-        game = self.game
-        return [
-            PlayerInfo(
-                p.seat, p.name, p.status, len(p.hand), game.priority_of(p.seat), dict(p.counters)
-            )
-            for p in game.state.players
-        ]
+    def public_players(self) -> tuple[PlayerInfo, ...]:
+        return self.game.table().players
 
     def players_table(
         self,
@@ -312,32 +310,31 @@ class Screen:
     def standings(self, title: str) -> None:
         """The public table (with every hand, for spectators). Once the game is over, the
         status column says how each player ended: won (by default), lost, or a draw."""
-        game = self.game
-        hands = {p.seat: p.hand for p in game.state.players} if self.reader == EVERYTHING else None
+        table = self.table()
         self.console.print()
         self.console.print(
             self.players_table(
-                self.public_players(),
+                table.players,
                 you=self.you(),
-                hands=hands,
-                kinds=[s.kind for s in game.seats],
+                hands=None if table.hands is None else dict(enumerate(table.hands)),
+                kinds=table.kinds,
                 title=title,
-                outcome=self._outcome(),
+                outcome=self._outcome(table),
             )
         )
 
-    def _outcome(self) -> dict | None:
-        result = self.game.result
+    def _outcome(self, table) -> dict | None:
+        result = table.result
         if result is None:
             return None
         if result.kind == "draw":
-            return {p.seat: Text("draw") for p in self.game.state.players}
+            return {p.seat: Text("draw") for p in table.players}
         won = "won by default" if result.kind == "default" else "won"
         return {
             p.seat: Text(won, style=STATUS_STYLE[Status.WON])
             if p.seat in result.winners
             else Text("lost", style=STATUS_STYLE[Status.LOST])
-            for p in self.game.state.players
+            for p in table.players
         }
 
     def end(self) -> None:
@@ -356,7 +353,7 @@ class Screen:
                     f"  Round {k.round}: {who}, by {self.whose_card(k, you)}.", markup=False
                 )
         console.print()
-        result = game.result
+        result = game.table().result
         assert result is not None
         if result.kind == "win":  # who won, and with what
             for seat in result.winners:
@@ -373,8 +370,11 @@ class Screen:
                 )
         else:
             console.print(result.describe(names), style="bold", markup=False)
-        # The seed gave every hand away, so it is told only now that the game is over.
-        console.print(f"Seed: {game.seed} (replay with --seed {game.seed}).", markup=False)
+        # The seed gave every hand away, so it is told only now that the game is over, by
+        # the game's last word (the game_over event).
+        over = next(e for e in reversed(self.events()) if e.kind == "game_over")
+        seed = over.data["seed"]
+        console.print(f"Seed: {seed} (replay with --seed {seed}).", markup=False)
 
     # -- input -----------------------------------------------------------------------------
     def read(self, prompt: str) -> str:

@@ -831,6 +831,10 @@ class Game:
             tuple([tuple(p.hand) for p in st.players]) if hands else None,
         )
 
+    def every_event(self) -> tuple[Event, ...]:
+        """The whole log, every secret in it: for a game that no player watches (bots only)."""
+        return tuple(self.state.log)
+
     def events_seen_by(self, seat: int | None) -> tuple[Event, ...]:
         """The log as one seat saw it (None: as a spectator who sees only public facts)."""
         return seen_events(
