@@ -41,6 +41,10 @@ GAME_HOOKS = tuple(
 )
 
 
+#: The prefix of a bot kind that runs a program (``--bot exec:COMMAND``, docs/bots.md).
+EXEC = "exec:"
+
+
 @dataclass
 class PluginInfo:
     name: str  # the entry point's name
@@ -131,6 +135,13 @@ class Registry:
         game's seed (``spoiler.seeds.bot_seed``), never the game's seed itself. ``options``
         (such as ``think_ms``) reach the factories that take an ``options`` parameter; the
         others never see them."""
+        if kind.startswith(EXEC):  # a program speaking spoiler-bot/1 (spoiler.agents.process)
+            from spoiler.agents.process import ProcessBot
+            from spoiler.model.seeds import bot_seed
+
+            return ProcessBot(
+                kind[len(EXEC) :], seat, bot_seed(game_seed, seat, kind), options=options
+            )
         if kind in self.kind_clashes:
             *others, last = self.kind_clashes[kind]
             raise UnknownName(
@@ -160,6 +171,25 @@ class Registry:
         if info is not None and info.builtin:  # trusted as the core's own code
             return bot
         return PluginBot(bot, kind, agent.plugin)
+
+    def check_kind(self, kind: str) -> None:
+        """Raise UnknownName unless ``kind`` is a bot kind this registry can seat: an
+        installed kind, or ``exec:COMMAND`` with a program that can be found."""
+        if kind.startswith(EXEC):
+            import shlex
+            import shutil
+
+            try:
+                argv = shlex.split(kind[len(EXEC) :])
+            except ValueError as exc:
+                raise UnknownName(f"--bot {kind}: {exc}") from None
+            if not argv:
+                raise UnknownName("--bot exec: needs a command to run (exec:COMMAND)")
+            if shutil.which(argv[0]) is None:
+                raise UnknownName(f"--bot {kind}: no program {argv[0]!r} found")
+            return
+        if kind not in self.agents:
+            self.agent(kind, 0, 0)  # raises UnknownName, naming the installed kinds
 
     def game_hooks(self, set_names) -> dict:
         """Hook callers for a game with these sets: a plugin's phase and effect hooks take part

@@ -175,8 +175,7 @@ def check(plan: Plan) -> dict:
     try:
         sets = registry.card_sets(list(plan.sets) if plan.sets is not None else None)
         for kind in set(plan.bots):
-            if kind not in registry.agents:
-                registry.agent(kind, 0, 0)  # raises UnknownName, naming the installed kinds
+            registry.check_kind(kind)
     except UnknownName as exc:
         raise PlanError(str(exc)) from None
     if not sets:

@@ -1,0 +1,245 @@
+"""Bots that are programs: the ``spoiler-bot/1`` protocol, JSON lines over stdin and stdout.
+
+``--bot exec:COMMAND`` starts COMMAND (split as a shell would, but no shell runs it) once per
+seat per game. The game writes one JSON object per line; the bot answers each with one line:
+
+* ``{"type": "hello", "protocol": 1, "seat": N, "players": N, "options": {...}}`` ->
+  ``{"name": "..."}`` (any object will do);
+* ``{"type": "select", "view": {...}, "legal": [selection, ...]}`` -> one selection (each
+  entry of ``legal`` is a valid reply as it stands);
+* ``{"type": "answer", "view": {...}, "question": {"prompt", "options", "cause"}}`` ->
+  ``{"answer": one of the options}``;
+* ``{"type": "game_over", "result": {...}}``, then its standard input closes.
+
+A bot cannot hang or crash a game: bad JSON, an illegal reply, a crash or no reply within the
+time limit costs it that decision (a random legal choice is played, from a generator seeded
+with its bot seed) and, at the third fault, its seat: the program is ended and random legal
+choices play for it to the end. Each fault is one line on standard error. The program's own
+standard error goes to a log file (``ProcessBot.log_path``; docs/bots.md). The program and any
+children it started are ended when the game ends or stops (``close``), or at exit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import weakref
+from pathlib import Path
+from typing import Any
+
+from spoiler.agents import RandomAgent
+from spoiler.agents.wire import (
+    WIRE_VERSION,
+    WireError,
+    answer_from_wire,
+    legal_selections,
+    question_to_wire,
+    result_to_wire,
+    selection_from_wire,
+    view_to_wire,
+)
+from spoiler.model.views import PlayerView, Question, Selection
+from spoiler.rules.game import GameError
+
+#: Seconds a bot may take over one decision (``--bot-time-limit``), and over its hello.
+TIME_LIMIT = 10.0
+#: Faults after which the program loses its seat for the rest of the game.
+MAX_FAULTS = 3
+#: The longest reply line read (a bot that floods its output is cut off there).
+MAX_LINE = 1 << 20
+
+
+class BotFault(Exception):
+    """What went wrong with one exchange (the fault's line says it)."""
+
+
+def log_dir() -> Path:
+    """Where bots' standard error goes: $SPOILER_BOT_LOGS, else spoiler-bots/ in the
+    system's temporary directory."""
+    return Path(os.environ.get("SPOILER_BOT_LOGS") or Path(tempfile.gettempdir()) / "spoiler-bots")
+
+
+class ProcessBot:
+    """An agent whose decisions come from a program speaking ``spoiler-bot/1``."""
+
+    def __init__(
+        self,
+        command: str,
+        seat: int,
+        seed: int,
+        *,
+        players: int | None = None,
+        options: dict | None = None,
+        time_limit: float = TIME_LIMIT,
+    ):
+        self.command, self.seat = command, seat
+        self.time_limit = time_limit
+        self.faults = 0
+        self.name: str | None = None
+        #: Plays the decisions the program loses: seeded, so games replay.
+        self.stand_in = RandomAgent(seed, seat)
+        self._buffer = b""
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise GameError(f"exec:{command}: {exc}") from None
+        if not argv:
+            raise GameError("exec: needs a command to run (exec:COMMAND)")
+        directory = log_dir()
+        directory.mkdir(parents=True, exist_ok=True)
+        self.log_path = directory / f"seat-{seat + 1}-{os.getpid()}-{id(self):x}.log"
+        with open(self.log_path, "ab") as log:
+            try:
+                self.process: subprocess.Popen | None = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=log,
+                    start_new_session=True,  # its own process group: its children end with it
+                )
+            except OSError as exc:
+                raise GameError(f"exec:{command}: cannot start it: {exc.strerror or exc}") from None
+        self._finalizer = weakref.finalize(self, _end, self.process)
+        hello = {
+            "type": "hello",
+            "protocol": WIRE_VERSION,
+            "seat": seat,
+            "players": players,
+            "options": dict(options or {}),
+        }
+        reply = self._exchange(hello, "hello")
+        if isinstance(reply, dict) and isinstance(reply.get("name"), str):
+            self.name = reply["name"][:40]
+
+    # -- the Agent protocol ------------------------------------------------------------------
+    def select(self, view: PlayerView) -> Selection:
+        if self.process is not None:
+            legal = legal_selections(view)
+            reply = self._exchange(
+                {"type": "select", "view": view_to_wire(view), "legal": legal}, "select"
+            )
+            if reply is not None:
+                try:
+                    return selection_from_wire(reply, legal)
+                except WireError as exc:
+                    self._fault(f"replied {exc}")
+        return self.stand_in.select(view)
+
+    def answer(self, view: PlayerView, question: Question) -> str:
+        if self.process is not None:
+            message = {
+                "type": "answer",
+                "view": view_to_wire(view),
+                "question": question_to_wire(question),
+            }
+            reply = self._exchange(message, "answer")
+            if reply is not None:
+                try:
+                    return answer_from_wire(reply, question)
+                except WireError as exc:
+                    self._fault(f"replied {exc}")
+        return self.stand_in.answer(view, question)
+
+    def close(self, result: Any = None) -> None:
+        """The game is over (``result``) or stopped (None): tell the program, then end it."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        with contextlib.suppress(OSError, ValueError):
+            assert process.stdin is not None
+            process.stdin.write(_line({"type": "game_over", "result": result_to_wire(result)}))
+            process.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=1.0)
+        self._finalizer()
+
+    # -- one exchange ------------------------------------------------------------------------
+    def _exchange(self, message: dict, what: str) -> object | None:
+        """Send a message and read the reply line; None after a fault."""
+        process = self.process
+        assert process is not None and process.stdin is not None
+        try:
+            self._drop_late_replies()
+            process.stdin.write(_line(message))
+            process.stdin.flush()
+            return json.loads(self._read_line())
+        except BotFault as exc:
+            self._fault(f"{what}: {exc}")
+        except (BrokenPipeError, OSError):
+            self._fault(f"{what}: it is not running (exit code {process.poll()})")
+        except (ValueError, UnicodeDecodeError) as exc:
+            self._fault(f"{what}: its reply is not JSON ({exc})")
+        return None
+
+    def _drop_late_replies(self) -> None:
+        """What the program wrote after its last reply was due (a reply past the time limit)
+        answers nothing any more: it is dropped, so the next reply is read for the next
+        message."""
+        process = self.process
+        assert process is not None and process.stdout is not None
+        fd = process.stdout.fileno()
+        while select.select([fd], [], [], 0)[0]:
+            if not os.read(fd, 65536):
+                break  # it ended: the next read says so
+        self._buffer = b""
+
+    def _read_line(self) -> bytes:
+        process = self.process
+        assert process is not None and process.stdout is not None
+        fd = process.stdout.fileno()
+        deadline = time.monotonic() + self.time_limit
+        while b"\n" not in self._buffer:
+            if len(self._buffer) > MAX_LINE:
+                raise BotFault(f"it wrote a line of more than {MAX_LINE:,} bytes")
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise BotFault(f"no reply within {self.time_limit:g} s")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise BotFault(f"it ended (exit code {process.wait()})")
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line
+
+    def _fault(self, what: str) -> None:
+        self.faults += 1
+        who = f"bot exec:{self.command} (seat {self.seat + 1})"
+        if self.faults >= MAX_FAULTS:
+            tail = f"fault {self.faults} of {MAX_FAULTS}: random legal choices play its seat now"
+            self._finalizer()
+            self.process = None
+        else:
+            tail = f"a random legal choice is played (fault {self.faults} of {MAX_FAULTS})"
+        sys.stderr.write(f"spoiler: {who}: {what}; {tail}. Its log: {self.log_path}\n")
+
+
+def _line(message: dict) -> bytes:
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+def _end(process: subprocess.Popen) -> None:
+    """End the program and everything in its process group."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    else:  # it is gone; children it left in its group go too
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+    for stream in (process.stdin, process.stdout):
+        with contextlib.suppress(OSError):
+            if stream is not None:
+                stream.close()
