@@ -29,7 +29,7 @@ import functools
 import inspect
 import itertools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Protocol
@@ -286,8 +286,9 @@ class CardSet:
         if "target" in spec and "targets" in spec:
             raise ValueError(f"card {cls.__name__}: give 'target' or 'targets', not both")
         name = spec.get("name") or re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
-        if not isinstance(name, str) or not slugify(name):
-            raise ValueError(f"card {cls.__name__}: name must be a non-empty string, not {name!r}")
+        name_problem = _name_problem(name)  # (the card's id is made of its name)
+        if name_problem is not None:
+            raise ValueError(f"card {cls.__name__}: {name_problem}")
         if "target" in spec and isinstance(spec["target"], (tuple, list)):
             raise ValueError(f"card {name}: several targets are given as 'targets', not 'target'")
         targets = spec.get("targets", (spec["target"],) if "target" in spec else ())
@@ -312,15 +313,14 @@ class CardSet:
         return card
 
     def add(self, card: Card) -> Card:
-        """Add a card, checking its declaration (a mistake is a ValueError naming the card:
-        the plugin is then reported as broken, before any game meets it)."""
-        if not isinstance(card, Card):
-            raise ValueError(f"set {self.name!r}: {card!r} is not a spoiler Card")
-        problems = declaration_problems(card)
-        if problems:
-            raise ValueError(f"card {card.name}: {'; '.join(problems)}")
-        if any(c.id == card.id for c in self.cards):
-            raise ValueError(f"set {self.name!r} already has a card {card.id!r}")
+        """Add a card, checking its declaration as ``declaration_problems`` does: a refused
+        one is a ValueError naming the card (the plugin is then reported as broken, before any
+        game meets it)."""
+        ids = {c.id for c in self.cards if isinstance(c, Card) and isinstance(c.id, str)}
+        names = {_label(c).lower() for c in self.cards if isinstance(c, Card)}
+        refused = [p for p in _card_problems(card, self.name, ids, names) if p.refused]
+        if refused:
+            raise ValueError(refusal(refused))
         self.cards.append(card)
         return card
 
@@ -332,47 +332,168 @@ class CardSet:
         return f"<CardSet {self.name} {self.version}: {len(self.cards)} cards>"
 
 
+# -- the declaration check -------------------------------------------------------------------
 #: The most copies of one card a deck may hold (a deck of a billion cards is never built).
 MAX_COPIES = 100
 TARGET_KINDS = "ANY_PLAYER, ANOTHER_PLAYER, ANOTHER_ACTIVE_PLAYER or LOST_PLAYER"
+#: The parts a card's printed text announces, with the words it announces them by.
+PHRASES = (("at_beginning", "At Beginning of Round"), ("at_end", "At End of Round"))
+#: What a card's ``unmet`` text may name.
+UNMET_FIELDS = {"player": "", "player_s": "", "target": "", "target_s": "", "info": ""}
 
 
-def declaration_problems(card: Card) -> list[str]:
-    """What is wrong with a card's declaration: everything a game relies on (types, bounds
-    on copies, target kinds, a question with at least one answer, effects taking the play)."""
-    problems = []
+@dataclass(frozen=True)
+class DeclarationProblem:
+    """One thing wrong with a card set's declarations.
+
+    ``card``: the card to blame (its name, or its id when it has no usable name); None when
+    the set itself is to blame (its message names the set). ``refused``: a game could not rely
+    on the declaration, so the card is refused when it is added to its set and the set when its
+    plugin registers it (the plugin is then broken, with this reason). Otherwise the set loads
+    and plays, and ``spoiler sets validate`` reports the problem (a printed text that misleads
+    the players, say)."""
+
+    card: str | None
+    message: str
+    refused: bool = True
+
+    def __str__(self) -> str:
+        return self.message if self.card is None else f"card {self.card}: {self.message}"
+
+
+def declaration_problems(
+    card_set: object, card_names: tuple[str, ...] = ()
+) -> list[DeclarationProblem]:
+    """Everything wrong with a card set's declarations, in the order of its cards: the one
+    check of them, which ``CardSet.add`` runs on each card it adds, plugin loading on every set
+    a plugin registers (and so on cards put straight into ``CardSet.cards``), and ``spoiler
+    sets validate`` on every set it validates.
+
+    ``card_names``: the names of the cards of a game with this set, what a question may offer
+    (``sets validate`` gives those of the set and the base set). Without them, the answers of a
+    ``NameACard`` are not checked here: a game whose cards it excludes all is refused when it
+    is set up."""
+    if not isinstance(card_set, CardSet):
+        return [DeclarationProblem(None, f"{card_set!r} is not a spoiler.CardSet")]
+    problems: list[DeclarationProblem] = []
+    ids: set[str] = set()
+    names: set[str] = set()
+    for card in card_set.cards:
+        problems += _card_problems(card, card_set.name, ids, names, card_names)
+        if isinstance(card, Card) and isinstance(card.id, str):
+            ids.add(card.id)
+            names.add(_label(card).lower())
+    return problems
+
+
+def refusal(problems: Iterable[DeclarationProblem]) -> str:
+    """Problems on one line, each card named once: ``card Probe: copies must …; text must …``."""
+    parts: list[str] = []
+    last: object = object()
+    for problem in problems:
+        parts.append(problem.message if problem.card == last else str(problem))
+        last = problem.card
+    return "; ".join(parts)
+
+
+def _card_problems(
+    card: object,
+    set_name: str,
+    ids: set[str],
+    names: set[str],
+    card_names: tuple[str, ...] = (),
+) -> list[DeclarationProblem]:
+    """What is wrong with one card of set ``set_name``, whose cards before it have these ids
+    and (lower-case) names."""
+    if not isinstance(card, Card):
+        return [DeclarationProblem(None, f"set {set_name!r}: {card!r} is not a spoiler Card")]
+    label = _label(card)
+    problems = [DeclarationProblem(label, m) for m in _unreliable(card, set_name, card_names)]
+    if isinstance(card.id, str) and card.id in ids:
+        problems.append(
+            DeclarationProblem(
+                label, f"set {set_name!r} already has a card with the id {card.id!r}"
+            )
+        )
+    problems += [
+        DeclarationProblem(label, m, refused=False) for m in _misleading(card, names, card_names)
+    ]
+    return problems
+
+
+def _label(card: Card) -> str:
+    """How a problem names a card: its name, or its id when it has no usable name."""
+    return card.name if _name_problem(card.name) is None else repr(card.id)
+
+
+def _name_problem(name: object) -> str | None:
+    if isinstance(name, str) and slugify(name):
+        return None
+    return f"name must be a string with letters or digits, not {name!r}"
+
+
+def _unreliable(card: Card, set_name: str, card_names: tuple[str, ...]) -> Iterator[str]:
+    """What a game could not rely on: types, bounds on copies, target kinds, a question with
+    at least one answer, effects taking the play, an ``unmet`` text that can be filled."""
+    name_problem = _name_problem(card.name)
+    if name_problem is not None:
+        yield name_problem
+    if not isinstance(card.id, str) or not card.id.startswith(set_name + ":"):
+        yield f"its id {card.id!r} is outside set {set_name!r} (its cards' ids start with {set_name + ':'!r})"
     if not isinstance(card.text, str):
-        problems.append(f"text must be a string, not {card.text!r}")
+        yield f"text must be a string, not {card.text!r}"
     copies = card.copies
     if not isinstance(copies, int) or isinstance(copies, bool):
-        problems.append(f"copies must be a whole number, not {copies!r}")
+        yield f"copies must be a whole number, not {copies!r}"
     elif not 1 <= copies <= MAX_COPIES:
-        problems.append(f"copies must be from 1 to {MAX_COPIES}, not {copies}")
+        yield f"copies must be from 1 to {MAX_COPIES}, not {copies}"
     if not isinstance(card.targets, tuple):
-        problems.append(
-            f"targets must be a tuple of target kinds ({TARGET_KINDS}), not {card.targets!r}"
-        )
+        yield f"targets must be a tuple of target kinds ({TARGET_KINDS}), not {card.targets!r}"
     else:
         for target in card.targets:
             if not isinstance(target, Target):
-                problems.append(f"target {target!r} is not a target kind; use {TARGET_KINDS}")
-    problems.extend(_ask_problems(card.ask))
+                yield f"target {target!r} is not a target kind; use {TARGET_KINDS}"
+    yield from _ask_problems(card.ask, card_names)
     for part in ("main", "at_beginning", "at_end"):
         effect = getattr(card, part)
         if effect is None:
             continue
         if not callable(effect):
-            problems.append(f"{part} must be a function, not {effect!r}")
+            yield f"{part} must be a function, not {effect!r}"
         elif not _takes(effect, 1):
-            problems.append(f"{part} must take exactly one argument (the play)")
-    if not isinstance(card.rulings, tuple) or not all(isinstance(r, str) for r in card.rulings):
-        problems.append(f"rulings must be a tuple of sentences, not {card.rulings!r}")
-    problems.extend(_unmet_problems(card.unmet))
-    return problems
+            yield f"{part} must take exactly one argument (the play)"
+    rulings = card.rulings
+    if not isinstance(rulings, tuple) or not all(isinstance(r, str) and r.strip() for r in rulings):
+        yield f"rulings must be a tuple of sentences, not {rulings!r}"
+    yield from _unmet_problems(card.unmet)
 
 
-#: What a card's ``unmet`` text may name.
-UNMET_FIELDS = {"player": "", "player_s": "", "target": "", "target_s": "", "info": ""}
+def _misleading(card: Card, names: set[str], card_names: tuple[str, ...]) -> Iterator[str]:
+    """What a game survives but misleads its players: a card with no printed text, a text
+    that does not announce the parts the card has (or announces one it lacks), a name another
+    card of the set has too, a question that leaves no card of the game to name."""
+    text = card.text.lower() if isinstance(card.text, str) else None
+    if text is not None and not text.strip():
+        yield "the card has no printed text"
+    for part, phrase in PHRASES:
+        has, says = getattr(card, part) is not None, text is not None and phrase.lower() in text
+        if has and not says:
+            yield f"has an {phrase!r} part but its text does not say so"
+        elif says and not has:
+            yield f"its text says {phrase!r} but the card has no {part} part"
+    if _label(card).lower() in names:
+        yield (
+            f"another card of the set is named {card.name!r} too: a card that names a card "
+            "cannot tell them apart"
+        )
+    ask = card.ask
+    if (
+        card_names
+        and isinstance(ask, NameACard)
+        and not _ask_problems(ask, card_names)
+        and not ask.choices(card_names)
+    ):
+        yield "its question leaves no card to name: it excludes every card of the game"
 
 
 def _unmet_problems(unmet: object) -> list[str]:
@@ -388,7 +509,7 @@ def _unmet_problems(unmet: object) -> list[str]:
     return []
 
 
-def _ask_problems(ask: object) -> list[str]:
+def _ask_problems(ask: object, card_names: tuple[str, ...]) -> list[str]:
     if ask is None:
         return []
     if isinstance(ask, type) and issubclass(ask, Ask):
@@ -396,7 +517,7 @@ def _ask_problems(ask: object) -> list[str]:
     if not isinstance(ask, Ask):
         return [f"ask {ask!r} is not a question (NameACard, NameANumber, Choose)"]
     if isinstance(ask, NameACard):
-        # Its answers are the game's card names: checked when a game is set up.
+        # Its answers are the game's card names: those are checked by _misleading.
         if not isinstance(ask.excluding, tuple) or not all(
             isinstance(n, str) for n in ask.excluding
         ):
@@ -405,14 +526,14 @@ def _ask_problems(ask: object) -> list[str]:
             ]
         return []
     try:
-        choices = ask.choices(())
+        choices = ask.choices(card_names)
     except Exception as exc:
         return [f"its question cannot list its answers: {type(exc).__name__}: {exc}"]
     if not choices:
         return ["its question has no possible answer"]
     for choice in choices:
         try:
-            ask.check(choice, ())
+            ask.check(choice, card_names)
         except Exception as exc:
             return [f"its question refuses its own answer {choice!r}: {exc}"]
     return []

@@ -28,7 +28,7 @@ from typing import Any
 import pluggy
 
 from spoiler import API_VERSION
-from spoiler.model.cards import Card, CardSet, declaration_problems
+from spoiler.model.cards import CardSet, declaration_problems, refusal
 from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
 from spoiler.plugins import hookspecs
 
@@ -503,7 +503,11 @@ def _collect_sets(registry: Registry) -> None:
         try:
             _call_one(registry.pm, "spoiler_register_sets", impl, register=found.append)
             for card_set in found:
-                _check_set(card_set, info)
+                _check_set(card_set)
+            names = [s.name for s in found]
+            twice = next((n for n in names if names.count(n) > 1), None)
+            if twice is not None:
+                raise _SetProblem(f"set name {twice!r} is registered twice")
         except PLUGIN_FAILURES as exc:
             _reraise_stop(exc)
             _mark_broken(registry, info.key, _problem(exc))
@@ -579,26 +583,23 @@ class _SetProblem(Exception):
     pass
 
 
-def _check_set(card_set, info: PluginInfo) -> None:
-    if not isinstance(card_set, CardSet):
-        raise _SetProblem(f"registered {card_set!r}, which is not a spoiler.CardSet")
-    try:
-        compatible = api_compatible(card_set.api)
-    except ValueError as exc:
-        raise _SetProblem(f"set {card_set.name!r}: {exc}") from None
-    if not compatible:
-        raise _SetProblem(
-            f"set {card_set.name!r} needs plugin API {card_set.api}, "
-            f"but this spoiler-game has API {API_VERSION}"
-        )
-    for card in card_set.cards:  # (also cards put into ``cards`` without CardSet.add)
-        if not isinstance(card, Card):
-            raise _SetProblem(f"set {card_set.name!r}: {card!r} is not a spoiler Card")
-        problems = declaration_problems(card)
-        if problems:
-            raise _SetProblem(f"card {card.name}: {'; '.join(problems)}")
-        if not card.id.startswith(card_set.name + ":"):
-            raise _SetProblem(f"card id {card.id!r} is outside set {card_set.name!r}")
+def _check_set(card_set: object) -> None:
+    """Refuse a registered set that cannot load: one written for another plugin API, or whose
+    declarations a game could not rely on (``spoiler.cards.declaration_problems``, which also
+    checks the cards put straight into ``CardSet.cards``)."""
+    if isinstance(card_set, CardSet):
+        try:
+            compatible = api_compatible(card_set.api)
+        except ValueError as exc:
+            raise _SetProblem(f"set {card_set.name!r}: {exc}") from None
+        if not compatible:
+            raise _SetProblem(
+                f"set {card_set.name!r} needs plugin API {card_set.api}, "
+                f"but this spoiler-game has API {API_VERSION}"
+            )
+    refused = [p for p in declaration_problems(card_set) if p.refused]
+    if refused:
+        raise _SetProblem(refusal(refused))
 
 
 def _collect_agents(registry: Registry) -> None:

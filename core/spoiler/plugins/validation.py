@@ -3,9 +3,11 @@
 Two kinds of checks, each problem naming the set, the card (when one is to blame) and, for
 games, the seed that reproduces it:
 
-* static: the declarations (unique set names and card ids, name and text present, copies,
-  targets and questions well formed, "At Beginning/End of Round" printed exactly when the card
-  has that part, hook implementations that pluggy will really call);
+* static: the declarations, by the check loading runs (``spoiler.cards.declaration_problems``:
+  a set that loaded can still have a card with no printed text, a text that does not say
+  "At Beginning/End of Round" exactly when the card has that part, two cards of one name, a
+  question that leaves no card of the game to name), card names shared with another set, and
+  hook implementations that pluggy will really call;
 * games: seeded games of random bots with the set mixed into the base set, checking the
   engine's invariants after every round, that no effect or rule fails, that no round runs
   forever (an effect stuck in a loop), and that games end.
@@ -16,19 +18,17 @@ Game ``i`` of a run from seed ``S`` uses seed ``S + i`` and ``2 + (S + i) % 4`` 
 
 from __future__ import annotations
 
-import inspect
 import signal
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from spoiler.model.cards import Ask, Card, CardSet, Target
+from spoiler.model.cards import CardSet, declaration_problems
 
 BASE = "base"
 #: A round of a validation game that takes longer than this is reported as stuck (and the
 #: set's remaining games are not played: each would be stuck as long).
 ROUND_SECONDS = 2.0
-PHRASES = (("at_beginning", "At Beginning of Round"), ("at_end", "At End of Round"))
 
 
 @dataclass(frozen=True)
@@ -84,120 +84,42 @@ class SetReport:
 
 # -- static checks -----------------------------------------------------------------------------
 def check_registry(registry) -> list[Problem]:
-    """Broken plugins, and card ids or names shared by two usable sets."""
+    """Broken plugins, and card names shared by two usable sets. (Ids cannot be shared: a
+    card's id starts with its set's name, which loading checks, and set names are unique.)"""
     problems = [
         Problem(p.key, None, "broken", f"plugin is broken: {p.error}") for p in registry.broken()
     ]
-    # Each set sharing an id or a name gets the problem, so validating either one finds it.
-    by_id: dict[str, list] = {}
+    # Each set sharing a name gets the problem, so validating either one finds it.
     by_name: dict[str, list] = {}
     for card_set in registry.sets.values():
         for card in card_set.cards:
-            by_id.setdefault(card.id, []).append((card_set.name, card))
             by_name.setdefault(card.name.lower(), []).append((card_set.name, card))
-    for what, index, why in (
-        ("id", by_id, ""),
-        ("name", by_name, ": a card that names a card cannot tell them apart"),
-    ):
-        for holders in index.values():
-            for set_name, card in holders:
-                others = sorted({s for s, _ in holders if s != set_name})
-                if others:
-                    value = card.id if what == "id" else card.name
-                    problems.append(
-                        Problem(
-                            set_name,
-                            card.name,
-                            "static",
-                            f"card {what} {value!r} is also in set "
-                            f"{', '.join(map(repr, others))}{why}",
-                        )
+    for holders in by_name.values():
+        for set_name, card in holders:
+            others = sorted({s for s, _ in holders if s != set_name})
+            if others:
+                problems.append(
+                    Problem(
+                        set_name,
+                        card.name,
+                        "static",
+                        f"card name {card.name!r} is also in set "
+                        f"{', '.join(map(repr, others))}: a card that names a card cannot tell "
+                        "them apart",
                     )
+                )
     return problems
 
 
 def check_set(card_set: CardSet, card_names: tuple[str, ...]) -> list[Problem]:
-    """The static checks of one set. ``card_names``: the names in a game of this set and the
-    base set (what a card's question may offer)."""
-    problems = []
-
-    def problem(card, message):
-        problems.append(
-            Problem(card_set.name, getattr(card, "name", None) or None, "static", message)
-        )
-
-    seen_ids, seen_names = set(), set()
-    for card in card_set.cards:
-        if not isinstance(card, Card):
-            problem(None, f"{card!r} is not a spoiler Card")
-            continue
-        if card.id in seen_ids:
-            problem(card, f"card id {card.id!r} appears twice")
-        if card.name.lower() in seen_names:
-            problem(card, f"card name {card.name!r} appears twice")
-        seen_ids.add(card.id)
-        seen_names.add(card.name.lower())
-        if not card.id.startswith(card_set.name + ":"):
-            problem(card, f"card id {card.id!r} does not start with {card_set.name + ':'!r}")
-        if not isinstance(card.name, str) or not card.name.strip():
-            problem(card, "the card has no name")
-        if not isinstance(card.text, str) or not card.text.strip():
-            problem(card, "the card has no printed text")
-        if not isinstance(card.copies, int) or isinstance(card.copies, bool) or card.copies < 1:
-            problem(card, f"copies must be a whole number of at least 1, not {card.copies!r}")
-        for target in card.targets:
-            if not isinstance(target, Target):
-                problem(card, f"target {target!r} is not a spoiler Target (e.g. ANOTHER_PLAYER)")
-        problems.extend(
-            Problem(card_set.name, card.name, "static", m) for m in _ask_problems(card, card_names)
-        )
-        for part in ("main", "at_beginning", "at_end"):
-            effect = getattr(card, part)
-            if effect is None:
-                continue
-            if not callable(effect):
-                problem(card, f"{part} is not a function")
-            elif not _takes_one_argument(effect):
-                problem(card, f"{part} must take exactly one argument (the play)")
-        text = card.text.lower() if isinstance(card.text, str) else ""
-        for part, phrase in PHRASES:
-            has, says = getattr(card, part) is not None, phrase.lower() in text
-            if has and not says:
-                problem(card, f"has an {phrase!r} part but its text does not say so")
-            elif says and not has:
-                problem(card, f"its text says {phrase!r} but the card has no {part} part")
-        if not all(isinstance(r, str) and r.strip() for r in card.rulings):
-            problem(card, "every ruling must be a non-empty string")
-    return problems
-
-
-def _ask_problems(card: Card, card_names: tuple[str, ...]) -> list[str]:
-    if card.ask is None:
-        return []
-    if not isinstance(card.ask, Ask):
-        return [f"ask {card.ask!r} is not a spoiler question (NameACard, NameANumber, Choose)"]
-    try:
-        choices = card.ask.choices(card_names)
-    except Exception as exc:
-        return [f"its question cannot list its answers: {type(exc).__name__}: {exc}"]
-    if not choices:
-        return ["its question has no possible answer"]
-    for choice in choices:
-        try:
-            card.ask.check(choice, card_names)
-        except ValueError as exc:
-            return [f"its question refuses its own answer {choice!r}: {exc}"]
-    return []
-
-
-def _takes_one_argument(fn) -> bool:
-    try:
-        inspect.signature(fn).bind(object())
-    except TypeError:
-        return False
-    except ValueError:  # no signature to read (a builtin): give it the benefit of the doubt
-        return True
-    return True
+    """The static checks of one set: its declarations, as loading checks them
+    (``spoiler.cards.declaration_problems``; a set that loaded has none that loading refuses,
+    so what is left is what misleads players). ``card_names``: the names in a game of this set
+    and the base set (what a card's question may offer)."""
+    return [
+        Problem(card_set.name, problem.card, "static", problem.message)
+        for problem in declaration_problems(card_set, card_names)
+    ]
 
 
 def check_hooks(registry, plugin_name: str, set_name: str) -> list[Problem]:
