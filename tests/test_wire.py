@@ -32,29 +32,38 @@ def registry():
     return plugins.load(environ={"SPOILER_PLUGINS": ""})
 
 
+class Watcher(RandomAgent):
+    """A random agent that hands each view it is given to ``seen`` (and ``check``)."""
+
+    def __init__(self, seed, seat, seen, check):
+        super().__init__(seed, seat)
+        self.seen, self.check, self.game = seen, check, None
+
+    def select(self, view):
+        self.seen.append((self.game, view))
+        if self.check is not None:
+            self.check(self.game, view)
+        return super().select(view)
+
+
 def every_view(registry, games: int = 20, check=None):
     """(game, view) for each view a random agent is given in seeded games with every
     built-in set; ``check(game, view)`` runs on each while the game waits for the answer."""
-    seen = []
+    seen: list = []
     sets = registry.card_sets(None)
     for seed in range(games):
-
-        class Watcher(RandomAgent):
-            def select(self, view):
-                seen.append((game, view))
-                if check is not None:
-                    check(game, view)
-                return super().select(view)
-
-        seats = [Seat(f"P{i}", Watcher(seed, i)) for i in range(4)]
+        watchers = [Watcher(seed, i, seen, check) for i in range(4)]
+        seats = [Seat(f"P{i}", watcher) for i, watcher in enumerate(watchers)]
         game = Game(sets, seats, seed, hooks=registry.game_hooks([s.name for s in sets]))
+        for watcher in watchers:
+            watcher.game = game
         game.play()
         yield from seen
         seen.clear()
 
 
 def test_the_schema_names_every_field_the_wire_form_has(registry):
-    game, view = next(every_view(registry, 1))
+    _, view = next(every_view(registry, 1))
     wire = view_to_wire(view)
     defs = SCHEMA["$defs"]
     assert sorted(defs["view"]["required"]) == sorted(wire)
