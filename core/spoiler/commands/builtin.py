@@ -45,7 +45,7 @@ BUILTIN = {
         "Start something new: a card set of your own (for authors).",
     ),
     "plugins": (
-        "spoiler.commands.sets:plugins_app",
+        "spoiler.commands.plugins:app",
         "List the plugins: their sets, bot kinds, hooks and status.",
     ),
 }

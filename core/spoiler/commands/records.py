@@ -10,6 +10,7 @@ from pathlib import Path
 
 import typer
 
+from spoiler.commands import common
 from spoiler.commands.common import console, err_console, fail
 from spoiler.commands.group import command_app, examples
 
@@ -35,7 +36,6 @@ def reader_of(kinds: list[str]):
 
 def _load(path: Path):
     """The record and the installed plugins, or a one-line error (exit 2)."""
-    from spoiler.commands.common import load_registry
     from spoiler.session import records
 
     try:
@@ -48,7 +48,7 @@ def _load(path: Path):
             markup=False,
             soft_wrap=True,
         )
-    return record, load_registry()
+    return record, common.load_registry()
 
 
 def _version_hint(record) -> str:
