@@ -13,10 +13,16 @@ app = command_app()
 def list_plugins(
     as_json: bool = typer.Option(False, "--json", help="Print a JSON array instead of a table."),
 ) -> None:
-    """List the plugins: their sets, bot kinds, hooks and status.
+    """List the plugins: their commands, sets, bot kinds, hooks and status.
 
-    SPOILER_TRACE_HOOKS=1 prints each hook call to stderr while you play."""
+    The commands other distributions add are listed too, each imported to check that it
+    loads. SPOILER_TRACE_HOOKS=1 prints each hook call to stderr while you play."""
+    from spoiler.commands import discovery
+    from spoiler.plugins import stdout_to_stderr
+
     registry = common.load_registry()
+    with stdout_to_stderr():  # a command plugin printing as it is imported
+        commands = discovery.checked()
     plugins = sorted(registry.plugins.values(), key=lambda p: (not p.builtin, p.key))
     rows = [
         {
@@ -32,6 +38,24 @@ def list_plugins(
         }
         for p in plugins
     ]
+    named = [c.name for c in commands]
+    rows += [
+        {
+            # "spoiler NAME", told apart by distribution when another claims that name too
+            "name": f"spoiler {c.name}"
+            + (f" ({c.distribution})" if not c.builtin and named.count(c.name) > 1 else ""),
+            "command": c.name,
+            "distribution": c.distribution,
+            "version": c.version,
+            "builtin": c.builtin,
+            "status": c.status,
+            "error": c.error,
+            "sets": [],
+            "bots": [],
+            "hooks": [],
+        }
+        for c in commands
+    ]
     if as_json:
         print_json(rows)
         return
@@ -41,7 +65,7 @@ def list_plugins(
     table = Table(title="Plugins", title_justify="left")
     for column in ("Plugin", "Distribution", "Version", "Status", "Sets", "Bots", "Hooks"):
         table.add_column(column, overflow="fold", no_wrap=column in ("Plugin", "Hooks"))
-    for row in rows:
+    for row in rows[: len(plugins)]:
         style = STATUS_STYLE[row["status"]]
         status = f"[{style}]{row['status']}[/]"
         if row["error"]:
@@ -64,3 +88,18 @@ def list_plugins(
         bots.add_row(kind, agent.plugin, escape(agent.description))
     console().print()
     console().print(bots)
+    command_table = Table(title="Commands (spoiler COMMAND)", title_justify="left")
+    for column in ("Command", "Distribution", "Version", "Status"):
+        command_table.add_column(column, overflow="fold", no_wrap=column == "Command")
+    for row in rows[len(plugins) :]:
+        status = f"[{STATUS_STYLE[row['status']]}]{row['status']}[/]"
+        if row["error"]:
+            status += f"\n{escape(row['error'])}"
+        command_table.add_row(
+            row["command"],
+            row["distribution"] + (" (built in)" if row["builtin"] else ""),
+            row["version"],
+            status,
+        )
+    console().print()
+    console().print(command_table)
