@@ -37,32 +37,25 @@ def allowlist(environ) -> set[str] | None:
 
 class EntryPoint:
     """An entry point of an installed distribution: its ``name``, its ``value``
-    (``module:attribute``), and the distribution's name (normalised), version and summary,
-    read from its metadata when first asked for."""
+    (``module:attribute``), and the distribution's name (normalised, as its metadata folder
+    is named), version and summary (read from its metadata when first asked for)."""
 
-    def __init__(self, name: str, value: str, group: str, folder: str):
-        self.name, self.value, self.group, self.folder = name, value, group, folder
-        self._headers: dict[str, str] | None = None
+    def __init__(self, name: str, value: str, group: str, metadata: _Metadata):
+        self.name, self.value, self.group = name, value, group
+        self.folder = metadata.folder
+        self.distribution = normalise(_stem_name(metadata.folder))
+        self._metadata = metadata  # shared by the entry points of one distribution
 
     def __repr__(self) -> str:
         return f"EntryPoint({self.name!r}, {self.value!r}, {self.group!r})"
 
-    def _header(self, field: str) -> str:
-        if self._headers is None:
-            self._headers = _headers(self.folder)
-        return self._headers.get(field, "")
-
-    @property
-    def distribution(self) -> str:
-        return normalise(self._header("name") or _stem_name(self.folder))
-
     @property
     def version(self) -> str:
-        return self._header("version")
+        return self._metadata.get("version")
 
     @property
     def summary(self) -> str:
-        return self._header("summary")
+        return self._metadata.get("summary")
 
     def load(self):
         """The object the entry point names (importing its module)."""
@@ -77,6 +70,19 @@ class EntryPoint:
         return target
 
 
+class _Metadata:
+    """A distribution's metadata folder, its headers read once, when first asked for."""
+
+    def __init__(self, folder: str):
+        self.folder = folder
+        self._headers: dict[str, str] | None = None
+
+    def get(self, field: str) -> str:
+        if self._headers is None:
+            self._headers = _headers(self.folder)
+        return self._headers.get(field, "")
+
+
 #: What importlib.metadata.EntryPoint accepts: "module", "module:attr.sub", extras after.
 _VALUE = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras>\[.*\])\s*)?$")
 
@@ -84,7 +90,7 @@ _VALUE = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras
 def installed(group: str, path: Iterable[str] | None = None) -> list[EntryPoint]:
     """Every entry point of ``group`` in the distributions installed on ``path`` (default:
     ``sys.path``), in the order importlib.metadata finds them."""
-    header = f"[{group}]"
+    header = f"[{group}]".encode()
     found: list[EntryPoint] = []
     seen: set[str] = set()
     for directory in sys.path if path is None else path:
@@ -100,15 +106,15 @@ def installed(group: str, path: Iterable[str] | None = None) -> list[EntryPoint]
                 continue
             seen.add(key)
             folder = os.path.join(directory, child)
-            try:
-                with open(os.path.join(folder, "entry_points.txt"), encoding="utf-8") as file:
-                    text = file.read()
+            try:  # read as bytes: most hold no such group, and need no decoding
+                with open(os.path.join(folder, "entry_points.txt"), "rb") as file:
+                    data = file.read()
             except OSError:  # none (most distributions), or an egg-info that is a file
                 continue
-            if header in text:
-                found.extend(
-                    EntryPoint(name, value, group, folder) for name, value in _section(text, group)
-                )
+            if header in data:
+                metadata = _Metadata(folder)
+                text = data.decode("utf-8", "replace")
+                found.extend(EntryPoint(n, v, group, metadata) for n, v in _section(text, group))
     return found
 
 

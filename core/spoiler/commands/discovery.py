@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from dataclasses import dataclass
 from typing import Any
 
 from spoiler.entrypoints import CORE_DISTRIBUTION, allowlist, installed, normalise
@@ -28,19 +27,35 @@ from spoiler.entrypoints import CORE_DISTRIBUTION, allowlist, installed, normali
 GROUP = "spoiler.commands"
 
 
-@dataclass
 class CommandInfo:
-    """One command, or one distribution's claim to a command name."""
+    """One command, or one distribution's claim to a command name. (A plain class, not a
+    dataclass: ``spoiler --help`` imports this module, and ``dataclasses`` alone costs 1%
+    of ``import typer``.)"""
 
-    name: str
-    distribution: str
-    version: str
-    builtin: bool
-    target: str = ""  # the entry point's value: module:attribute
-    summary: str = ""  # a built-in's line in the table; another's distribution's summary
-    status: str = "ok"  # ok, broken or disabled
-    error: str | None = None
-    entry: Any = None  # what loads it: an entry point (None for a built-in)
+    def __init__(
+        self,
+        name: str,
+        distribution: str,
+        version: str,
+        builtin: bool,
+        target: str = "",
+        summary: str = "",
+        entry: Any = None,
+    ):
+        self.name, self.distribution, self.version, self.builtin = (
+            name,
+            distribution,
+            version,
+            builtin,
+        )
+        self.target = target  # the entry point's value: module:attribute
+        self.summary = summary  # a built-in's line in the table; another's distribution's
+        self.entry = entry  # what loads it: an entry point (None for a built-in)
+        self.status = "ok"  # ok, broken or disabled
+        self.error: str | None = None
+
+    def __repr__(self) -> str:
+        return f"CommandInfo({self.name!r}, {self.distribution!r}, {self.status!r})"
 
 
 class Unusable(Exception):
@@ -69,8 +84,9 @@ def find(environ=None, entry_points=None) -> list[CommandInfo]:
     for ep in installed(GROUP) if entry_points is None else entry_points:
         dist = normalise(ep.distribution)
         if dist != CORE_DISTRIBUTION and (ep.name, dist) not in others:  # one dist found twice
+            value = getattr(ep, "value", "")
             others[ep.name, dist] = CommandInfo(
-                ep.name, dist, ep.version, False, getattr(ep, "value", ""), ep.summary, entry=ep
+                ep.name, dist, ep.version, False, value, ep.summary, entry=ep
             )
     claims = sorted(others.values(), key=lambda c: (c.name, c.distribution))
     allow = allowlist(environ)
