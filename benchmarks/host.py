@@ -209,10 +209,10 @@ def local(players: int, seed: int, max_rounds: int) -> tuple[float, int, str, fl
     from rich.console import Console
 
     from spoiler import plugins
-    from spoiler.commands.play import new_game
     from spoiler.console.human import HumanAgent
     from spoiler.console.screen import Screen
     from spoiler.rules.game import Seat
+    from spoiler.session.seating import new_game
 
     registry = plugins.load(environ={"SPOILER_PLUGINS": ""})
     count = [0]

@@ -221,7 +221,11 @@ class FakeEntryPoint:
     plugin loads: ``spoiler.plugins.load(environ={}, entry_points=[FakeEntryPoint("mine",
     my_plugin)])``. ``error`` makes loading it raise (as a plugin failing to import would).
     ``dist`` is the distribution's name (default ``spoiler-<name>``; "spoiler-game" makes it
-    built in)."""
+    built in).
+
+    Of group ``spoiler.commands`` too, ``plugin`` being a click command or a Typer app:
+    ``spoiler.commands.discovery.find({}, [FakeEntryPoint("tournament", app)])``, and
+    ``summary`` the distribution's (what ``spoiler --help`` shows for the command)."""
 
     __test__ = False
 
@@ -233,11 +237,22 @@ class FakeEntryPoint:
         dist: str | None = None,
         version: str = "1.0",
         error: BaseException | None = None,
+        summary: str = "",
     ):
         self.name = name
         self.plugin = plugin
         self.error = error
         self.dist = _Distribution(dist or f"spoiler-{name}", version)
+        self.summary = summary
+        self.value = f"{name}:fake"
+
+    @property
+    def distribution(self) -> str:
+        return self.dist.name
+
+    @property
+    def version(self) -> str:
+        return self.dist.version
 
     def load(self) -> Any:
         if self.error is not None:

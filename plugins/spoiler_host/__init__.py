@@ -1,7 +1,8 @@
 """``spoiler host``: one game served over SSH, each player at their own terminal.
 
-The work is in ``spoiler.host``; asyncssh (the ``host`` extra) is imported only when this
-command runs, so no other command pays for it.
+The work is in ``spoiler_host.server``, built on ``spoiler.session`` and ``spoiler.console``
+as ``spoiler play`` is; asyncssh (the ``host`` extra) is imported only when this command
+runs, so no other command pays for it.
 """
 
 from pathlib import Path
@@ -180,8 +181,9 @@ def host(
 def _serve(served) -> None:
     import asyncio
 
-    from spoiler.commands import records as recording
+    from spoiler.console.game import save_stopped
     from spoiler.console.screen import Screen
+    from spoiler.session import recording
 
     try:
         code = asyncio.run(served.serve())
@@ -197,6 +199,8 @@ def _serve(served) -> None:
     error = served.error
     if isinstance(error, (typer.Exit, SystemExit)):
         raise error
+    if isinstance(error, recording.RecordingError):  # the record file cannot be written
+        fail(str(error), error.code)
     if error is not None:
         fail(f"the game stopped: {error}", 1)
     game = served.game
@@ -208,7 +212,7 @@ def _serve(served) -> None:
             )
             # Asked at the host's own keyboard (Ctrl-C); SIGTERM or SIGHUP: saved without asking.
             keyboard = Screen(served.console, None)
-            recording.save_stopped(served.recorder, keyboard, ask=code == INTERRUPTED)
+            save_stopped(served.recorder, keyboard, ask=code == INTERRUPTED)
         raise typer.Exit(code)
     if served.options.record is not None:
         served.console.print(f"Saved to {served.options.record.given}.", markup=False)

@@ -1,7 +1,7 @@
 """The SSH server of ``spoiler host``: one game, played by whoever joins with the code.
 
 The server runs on an asyncio loop (asyncssh) in the host's main thread; the game runs in a
-thread of its own, its remote seats asking their players through ``spoiler.host.table``.
+thread of its own, its remote seats asking their players through ``spoiler_host.table``.
 The server offers nothing but the game: a session's shell is the game's screen, and exec
 requests, subsystems (sftp), port and agent forwarding and X11 are all refused.
 """
@@ -470,10 +470,10 @@ class Host:
     # -- the game ------------------------------------------------------------------------------
     def _begin(self) -> None:
         """Seat the lobby and the bots, and start the game in its own thread."""
-        from spoiler.commands.play import bot_names, new_game
         from spoiler.console.screen import Screen
         from spoiler.rules.game import Seat
         from spoiler.session import records
+        from spoiler.session.seating import bot_names, new_game
 
         opts = self.options
         humans = [name for name, _ in self.lobby]
@@ -523,8 +523,8 @@ class Host:
 
     def _play(self) -> None:
         """The game's thread: the whole game, each round recorded and told to everyone."""
-        from spoiler.commands import records as recording
-        from spoiler.commands.play import run_game
+        from spoiler.console.game import run_game
+        from spoiler.session import recording
 
         def after_round(game) -> None:
             recording.record_round(self.recorder, game)

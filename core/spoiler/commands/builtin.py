@@ -3,7 +3,7 @@
 Each is an entry point of the ``spoiler.commands`` group in pyproject.toml, as a third
 party's command is; this table gives the same answer without reading any distribution's
 metadata, so that ``spoiler play`` resolves its command at once, and ``spoiler --help``
-lists these without importing them (tests/test_commands.py keeps the two in step).
+lists these without importing them (tests/test_command_plugins.py keeps the two in step).
 """
 
 #: name -> (entry point object, its one-line summary in ``spoiler --help``)
@@ -45,7 +45,7 @@ BUILTIN = {
         "Start something new: a card set of your own (for authors).",
     ),
     "plugins": (
-        "spoiler.commands.sets:plugins_app",
-        "List the plugins: their sets, bot kinds, hooks and status.",
+        "spoiler.commands.plugins:app",
+        "List the plugins: their commands, sets, bot kinds, hooks and status.",
     ),
 }

@@ -51,6 +51,17 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+#: How a plugin's status is shown (``sets list``, ``plugins``).
+STATUS_STYLE = {"ok": "green", "broken": "bold red", "disabled": "yellow"}
+
+
+def print_json(data) -> None:
+    """A command's ``--json`` answer, on stdout."""
+    import json
+
+    typer.echo(json.dumps(data, indent=2))
+
+
 def load_registry():
     """Load the plugins (never raises for a broken plugin: it is recorded instead)."""
     from spoiler import plugins

@@ -11,12 +11,19 @@ import typer
 from typer.core import TyperGroup
 
 try:  # Typer 0.28 carries its own copy of click; earlier ones depend on click itself.
-    from typer._click.exceptions import ClickException, UsageError
+    from typer._click import exceptions as click_exceptions
 except ImportError:  # pragma: no cover
-    from click.exceptions import (  # type: ignore[no-redef,import-not-found,assignment,unused-ignore]
-        ClickException,
-        UsageError,
-    )
+    from click import exceptions as click_exceptions  # type: ignore[no-redef,unused-ignore]
+
+
+def _caught(name: str) -> tuple:
+    """click's exception ``name``: Typer's copy of click's, and click's own too once a
+    command plugin written with click itself has imported it."""
+    found = [getattr(click_exceptions, name)]
+    other = sys.modules.get("click.exceptions")
+    if other is not None and other is not click_exceptions:
+        found.append(getattr(other, name))
+    return tuple(found)
 
 
 def help_when_bare(ctx: typer.Context) -> None:
@@ -71,14 +78,16 @@ class SpoilerGroup(TyperGroup):
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except UsageError as exc:
+        except _caught("UsageError") as exc:
             sys.exit(usage_error(exc))
-        except ClickException as exc:
+        except _caught("ClickException") as exc:
             exc.show()
             sys.exit(exc.exit_code)
-        except typer.Abort:
+        except (typer.Abort, *_caught("Abort")):
             typer.echo(err=True)
             sys.exit(130)
+        except _caught("Exit") as exc:  # a click command's own ctx.exit(), as click ends it
+            sys.exit(exc.exit_code)
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -96,11 +105,29 @@ def command_from(target: str):
     command or group as it is, a Typer app converted."""
     from importlib import import_module
 
+    from spoiler.commands.discovery import as_command
+
     module, _, attribute = target.partition(":")
-    found = getattr(import_module(module), attribute)
-    if isinstance(found, typer.Typer):
-        return typer.main.get_command(found)
-    return found
+    return as_command(getattr(import_module(module), attribute))
+
+
+def unusable(name: str, reason: str):
+    """A command that stands for one that cannot be loaded: whatever it is given (--help
+    too), it says why in one line and exits 1."""
+    from typer.core import TyperCommand
+
+    def explain() -> None:
+        from spoiler.commands.common import fail
+
+        fail(reason, 1)
+
+    return TyperCommand(
+        name,
+        callback=explain,
+        help=reason,
+        add_help_option=False,
+        context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+    )
 
 
 class LazyCommands(MutableMapping):
@@ -126,6 +153,9 @@ class LazyCommands(MutableMapping):
         if self.lazy.pop(name, None) is None:
             del self.loaded[name]
 
+    def __contains__(self, name) -> bool:  # (MutableMapping's would import the command)
+        return name in self.loaded or name in self.lazy
+
     def __iter__(self):
         return iter([*self.lazy, *self.loaded])
 
@@ -135,7 +165,9 @@ class LazyCommands(MutableMapping):
 
 class RootGroup(SpoilerGroup):
     """``spoiler`` itself: its commands come from the ``spoiler.commands`` entry points,
-    spoiler-game's own from a static table (spoiler.commands.builtin)."""
+    spoiler-game's own from a static table (spoiler.commands.builtin), so that running one
+    of them reads no distribution's metadata; the other distributions' commands are found
+    (``spoiler.commands.discovery``) only when a name is not built in, or to list them."""
 
     def __init__(self, *args, **kwargs):
         from spoiler.commands.builtin import BUILTIN
@@ -144,12 +176,47 @@ class RootGroup(SpoilerGroup):
         self.commands = LazyCommands(
             self.commands, {name: target for name, (target, _) in BUILTIN.items()}
         )
+        self._others: dict | None = None
+
+    def others(self) -> dict:
+        """The commands of other distributions that are there (not left out by
+        SPOILER_PLUGINS, not named like a built-in): name -> the claims to it (two or more:
+        a clash, neither is loaded)."""
+        if self._others is None:
+            import spoiler.commands.discovery as discovery
+
+            self._others = {}
+            for info in discovery.find():
+                if (
+                    not info.builtin
+                    and info.status != "disabled"
+                    and info.name not in self.commands
+                ):
+                    self._others.setdefault(info.name, []).append(info)
+        return self._others
+
+    def get_command(self, ctx, name: str):
+        if name not in self.commands and name in self.others():
+            self.commands[name] = self._load(name)
+        return super().get_command(ctx, name)
+
+    def _load(self, name: str):
+        import spoiler.commands.discovery as discovery
+
+        claims = self.others()[name]
+        if len(claims) > 1:
+            return unusable(name, f"{_clash(name, claims)} (see `spoiler plugins`)")
+        try:
+            return discovery.load(claims[0])
+        except discovery.Unusable as exc:
+            return unusable(name, f"{exc} (see `spoiler plugins`)")
 
     def list_commands(self, ctx) -> list[str]:
         from spoiler.commands.builtin import BUILTIN
 
         rank = {name: i for i, name in enumerate(BUILTIN)}
-        return sorted(self.commands, key=lambda n: rank.get(n, len(rank)))
+        names = {*self.commands, *self.others()}
+        return sorted(names, key=lambda n: (rank.get(n, len(rank)), n))
 
     def summary(self, ctx, name: str) -> str | None:
         from spoiler.commands.builtin import BUILTIN
@@ -157,4 +224,15 @@ class RootGroup(SpoilerGroup):
         commands = self.commands
         if isinstance(commands, LazyCommands) and name in commands.lazy and name in BUILTIN:
             return BUILTIN[name][1]
+        claims = self.others().get(name)
+        if claims and name not in commands:  # listed from its metadata, not imported
+            if len(claims) > 1:
+                return f"({_clash(name, claims)}; see `spoiler plugins`)"
+            info = claims[0]
+            return f"{info.summary} ({info.distribution})".lstrip()
         return super().summary(ctx, name)
+
+
+def _clash(name: str, claims) -> str:
+    *others, last = [c.distribution for c in claims]
+    return f"command {name!r} is claimed by {', '.join(others)} and {last}: neither is loaded"

@@ -2,6 +2,7 @@
 
 import typer
 
+from spoiler.commands import common
 from spoiler.commands.common import console
 from spoiler.commands.group import command_app, examples
 
@@ -22,11 +23,11 @@ def rules_text() -> str:
 def set_rules_text(names: list[str] | None) -> str:
     """The rules the named sets add (every installed set that adds some, for None), as
     Markdown. Fails with a usage error for a set that is not installed."""
-    from spoiler.commands.common import fail, load_registry
+    from spoiler.commands.common import fail
     from spoiler.plugins import UnknownName
 
     try:
-        card_sets = load_registry().card_sets(names)
+        card_sets = common.load_registry().card_sets(names)
     except UnknownName as exc:
         fail(str(exc))
     if names is None:

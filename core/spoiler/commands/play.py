@@ -1,192 +1,25 @@
 """``spoiler play``: a game in the terminal, against bots, with friends at one keyboard, or
 watching bots play each other.
 
-The pieces are separate so that recording, replaying and resuming reuse them:
-``table_of`` decides who sits where, ``seat_players`` builds their agents, ``new_game`` the
-game, and ``run_game`` plays it round by round on a ``Screen``.
+The pieces live below the command, so that the SSH host, ``resume`` and ``replay`` share
+them: ``spoiler.session.seating`` decides who sits where (``table_of``) and makes the game
+(``new_game``), ``spoiler.console.game`` seats the humans at the screen (``seat_players``) and
+plays the game round by round on it (``run_game``), ``spoiler.session.recording`` records it.
 """
 
-from collections.abc import Callable
 from pathlib import Path
 
 import typer
 
 from spoiler.commands.common import fail
 from spoiler.commands.group import command_app, examples
+from spoiler.console.game import reader_for, run_game, save_stopped, seat_players
+from spoiler.session.seating import TableError, new_game, table_of
 
 app = command_app()
 
-DEFAULT_HUMAN = "You"
-DEFAULT_BOTS = 3
-BOT_NAMES = ("Ada", "Bix", "Cog", "Dot", "Eve", "Fox", "Gus", "Hal")
 #: The exit code of a game the players stopped (end of input, Ctrl-C), as shells use for SIGINT.
 INTERRUPTED = 130
-
-
-class TableError(ValueError):
-    """Options that do not make a table of players."""
-
-
-def table_of(players: str | None, bots: int | None) -> tuple[list[str], int]:
-    """The humans' names and the number of bots these options ask for.
-
-    No options: one human against three bots. ``--bots N`` alone: N bots play, watched.
-    ``--players a,b``: those humans, plus ``--bots`` bots (none unless asked for).
-    """
-    from spoiler.rules.game import MAX_PLAYERS, MIN_PLAYERS
-
-    if bots is not None and bots < 0:
-        raise TableError(f"--bots must be 0 or more, not {bots}")
-    if players is None:
-        humans = [] if bots is not None else [DEFAULT_HUMAN]
-        bots = DEFAULT_BOTS if bots is None else bots
-    else:
-        humans = [name.strip() for name in players.split(",")]
-        if not all(humans):
-            raise TableError(f"--players {players!r} has an empty name; separate names with commas")
-        lowered = [h.lower() for h in humans]
-        if len(set(lowered)) != len(humans):
-            raise TableError(f"--players {players!r} names someone twice")
-        bots = bots or 0
-    total = len(humans) + bots
-    if total < MIN_PLAYERS:
-        if humans:
-            raise TableError(f"{humans[0]} cannot play alone: add --bots N or more --players")
-        raise TableError(f"a game of bots needs at least {MIN_PLAYERS} bots, not {bots}")
-    if total > MAX_PLAYERS:
-        who = f"{len(humans)} player(s) and {bots} bot(s)" if humans else f"{bots} bots"
-        raise TableError(
-            f"Spoiler is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {total} ({who})"
-        )
-    return humans, bots
-
-
-def bot_names(humans: list[str], bots: int) -> list[str]:
-    """Names for the bots that no human has taken."""
-    taken = {h.lower() for h in humans}
-    free = [n for n in BOT_NAMES if n.lower() not in taken]
-    return [free[i] if i < len(free) else f"Bot {i + 1}" for i in range(bots)]
-
-
-def reader_for(humans: list[str]):
-    """Who reads the shared screen: everyone's secrets for bots only, the one human's view,
-    or the public view when several humans share the keyboard."""
-    from spoiler.console.screen import EVERYTHING
-
-    if not humans:
-        return EVERYTHING
-    return 0 if len(humans) == 1 else None
-
-
-def seat_players(
-    registry,
-    humans: list[str],
-    bots: int,
-    bot_kind: str,
-    seed: int,
-    screen,
-    options: dict | None = None,
-):
-    """The seats: humans first, then the bots, each bot seeded one-way from the game's seed
-    (``options``: bot options such as ``think_ms``). Raises ``spoiler.plugins.UnknownName``
-    for a bot kind that is not installed."""
-    from spoiler.console.human import HumanAgent
-    from spoiler.rules.game import Seat
-
-    hot_seat = len(humans) > 1
-    seats = [Seat(name, HumanAgent(screen, hot_seat=hot_seat), "human") for name in humans]
-    for name in bot_names(humans, bots):
-        seat = len(seats)
-        seats.append(Seat(name, registry.agent(bot_kind, seat, seed, options), bot_kind))
-    return seats
-
-
-def new_game(
-    registry, seats, set_names: list[str] | None, seed: int, max_rounds: int, strict: bool = False
-):
-    """The game these seats play with these sets (all usable sets when None), and the sets
-    they require (``CardSet.requires``). Raises ``UnknownName`` for a set that is not
-    installed, ``GameError`` for a table it refuses."""
-    from spoiler.plugins import UnknownName
-    from spoiler.rules.game import Game, GameError
-
-    card_sets = registry.card_sets(set_names)
-    for card_set in list(card_sets):  # a set that cannot end a game alone brings its partners
-        for name in card_set.requires:
-            if all(s.name != name for s in card_sets):
-                try:
-                    card_sets.extend(registry.card_sets([name]))
-                except UnknownName as exc:
-                    raise UnknownName(
-                        f"set {card_set.name!r} is played with set {name!r}: {exc}"
-                    ) from None
-    if not card_sets:
-        raise GameError("no card set is installed (see `spoiler plugins`)")
-    hooks = registry.game_hooks([s.name for s in card_sets])
-    return Game(card_sets, seats, seed, max_rounds=max_rounds, hooks=hooks, strict=strict)
-
-
-def run_game(game, screen, after_round: Callable | None = None):
-    """Play ``game`` to its end on ``screen``, narrating each round's events as the screen's
-    reader sees them. ``after_round(game)`` is called after every whole round.
-
-    When every human at the table is out, they choose to watch the rest or skip to the end.
-
-    Returns the result, or None when the players stopped the game (``q``, end of input or
-    Ctrl-C); the game then holds every whole round played and the interrupted one's decisions
-    so far.
-    """
-    from spoiler.console.screen import EVERYTHING
-
-    screen.follow(game)
-    if game.round == 0:
-        screen.set_rules()
-    try:
-        game.start()
-        screen.catch_up()
-        if screen.reader == EVERYTHING:
-            screen.standings("At the table")
-        offered = False  # the choice to watch is offered once each time the humans are out
-        while not game.over:
-            game.play_round()
-            screen.catch_up()
-            out = screen.humans() and not screen.humans_in_play()
-            if not game.over and not screen.quiet and (screen.reader == EVERYTHING or out):
-                screen.standings(f"After round {game.round}")
-            if after_round is not None:
-                after_round(game)
-            if out and not offered and not game.over:
-                _watch_or_skip(screen)
-            offered = bool(out)
-    except (EOFError, KeyboardInterrupt):
-        return None
-    screen.end()
-    return game.result
-
-
-def _watch_or_skip(screen) -> None:
-    """Every human is out: watch the rest of the game, skip to its result, or quit. (Asked
-    at a terminal only: answers from a file or a pipe were written for the game's prompts.)"""
-    from spoiler.console.screen import QuitGame
-
-    if not screen.stdin.isatty():
-        return
-    while True:
-        answer = screen.read(
-            "You are out of this game. Watch the rest? [Y/n] (n: skip to the result, q: quit)"
-            if len(screen.humans()) == 1
-            else "Every player at the keyboard is out. Watch the rest? [Y/n] "
-            "(n: skip to the result, q: quit)"
-        ).lower()
-        if answer in ("", "y", "yes", "w", "watch"):
-            return
-        if answer in ("n", "no", "s", "skip"):
-            screen.quiet = True
-            screen.console.print("Skipping to the result…", markup=False)
-            return
-        if answer in ("q", "quit"):
-            raise QuitGame
-        screen.console.print("Please answer y (watch), n (skip to the result) or q (quit).")
 
 
 @app.command(
@@ -342,7 +175,7 @@ def play(
     chosen_seed = seed if seed is not None else new_seed()
     console = common.console()
     screen = Screen(console, reader_for(humans), delay=delay, card_text=card_text)
-    from spoiler.commands import records as recording
+    from spoiler.session import recording
 
     def setup(game_seed: int):
         try:
@@ -355,6 +188,8 @@ def play(
         try:
             with interrupts.game_signals():
                 return run_game(game, screen, lambda game: recording.record_round(recorder, game))
+        except recording.RecordingError as exc:  # the record file cannot be written
+            fail(str(exc), exc.code)
         except CardError as exc:
             fail(f"--strict: {exc}", 1)
         except RoundTooLong as exc:  # an effect that never ends: stop, keep what was played
@@ -362,11 +197,17 @@ def play(
         except GameError as exc:  # a bot that failed, an agent that kept answering illegally
             fail(f"{exc}. {recording.save_runaway(recorder)}", 1)  # what was played is kept
 
+    def start(game, of_match=None):
+        try:
+            return recording.start_recording(game, registry, record, force, of_match, think)
+        except recording.RecordingError as exc:
+            fail(str(exc), exc.code)
+
     def stopped(game, recorder, seed):
         console.print()
         console.print(f"Game stopped in round {game.round}. Seed {seed}.", markup=False)
         # SIGTERM or SIGHUP: the terminal may be gone, so save without asking.
-        recording.save_stopped(recorder, screen, ask=not interrupts.terminal_gone())
+        save_stopped(recorder, screen, ask=not interrupts.terminal_gone())
         raise typer.Exit(interrupts.exit_code())
 
     def note_required(game) -> None:
@@ -384,9 +225,7 @@ def play(
 
         game = setup(game_seed(chosen_seed, 1))
         note_required(game)
-        recorder = recording.start_recording(
-            game, registry, record, force, match=(match, chosen_seed), think_ms=think
-        )
+        recorder = start(game, of_match=(match, chosen_seed))
         console.print(
             f"Spoiler {_describe_table(humans, n_bots, bot)}, with "
             f"{', '.join(s.name for s in game.sets)}: a match, first to {match} "
@@ -402,7 +241,7 @@ def play(
     while True:
         game = setup(chosen_seed)
         note_required(game)
-        recorder = recording.start_recording(game, registry, record, force, think_ms=think)
+        recorder = start(game)
         console.print(
             f"Spoiler {_describe_table(humans, n_bots, bot)}, "
             f"with {', '.join(s.name for s in game.sets)}.",

@@ -5,13 +5,16 @@ code 2, and is never written to. ``replay`` only reads; ``resume`` appends round
 record, one whole round at a time, always through a temporary file renamed over it.
 """
 
-import os
 from pathlib import Path
 
 import typer
 
+from spoiler.commands import common
 from spoiler.commands.common import console, err_console, fail
 from spoiler.commands.group import command_app, examples
+from spoiler.console.game import reader_of, run_game
+from spoiler.console.game import save_stopped as save_stopped  # API 1: spoiler.cli.records
+from spoiler.session.recording import reason
 
 replay_app = command_app()
 resume_app = command_app()
@@ -22,20 +25,8 @@ DIFFERS = 1
 INTERRUPTED = 130
 
 
-def reader_of(kinds: list[str]):
-    """Who reads the screen, as ``spoiler play`` decided it: everything for a game of bots,
-    the one human's view, or the public view for several humans at one keyboard."""
-    from spoiler.console.screen import EVERYTHING
-
-    humans = [seat for seat, kind in enumerate(kinds) if kind == "human"]
-    if not humans:
-        return EVERYTHING
-    return humans[0] if len(humans) == 1 else None
-
-
 def _load(path: Path):
     """The record and the installed plugins, or a one-line error (exit 2)."""
-    from spoiler.commands.common import load_registry
     from spoiler.session import records
 
     try:
@@ -48,7 +39,7 @@ def _load(path: Path):
             markup=False,
             soft_wrap=True,
         )
-    return record, load_registry()
+    return record, common.load_registry()
 
 
 def _version_hint(record) -> str:
@@ -295,7 +286,6 @@ def resume(
 def _resume_held(file: Path, record, registry, held) -> None:
     """``spoiler resume`` once its record is held: bring the players back and play on (and,
     in a match, on to its end)."""
-    from spoiler.commands.play import run_game
     from spoiler.console.matches import play_match
     from spoiler.console.screen import Screen
     from spoiler.model import interrupts
@@ -328,7 +318,7 @@ def _resume_held(file: Path, record, registry, held) -> None:
                 difference = recorder.round_played(game)
             except (OSError, recordfile.FileProblem) as exc:
                 fail(
-                    f"{file}: cannot write it: {_reason(exc)}; the game stops here, the record "
+                    f"{file}: cannot write it: {reason(exc)}; the game stops here, the record "
                     f"holds the rounds up to {len(record.rounds) - 1}",
                     1,
                 )
@@ -394,151 +384,3 @@ def _live_agents(file: Path, record, registry, screen) -> list:
         except UnknownName as exc:
             fail(f"{file}: players[{seat + 1}].kind: {exc}")
     return live
-
-
-# ==============================================================================================
-# Recording ``spoiler play``
-# ==============================================================================================
-def start_recording(
-    game,
-    registry,
-    path: Path | None,
-    force: bool = False,
-    match: tuple[int, int] | None = None,
-    think_ms: float | None = None,
-):
-    """A recorder for a game ``spoiler play`` is about to play. It keeps the record in memory
-    (so a stopped game can still be saved) and, with ``--record``, writes it after every
-    round. The file is created (refused when it exists, unless ``force``), locked for the
-    whole game (or match) and the empty record written at once, so a path that cannot be
-    written is refused before the game starts. ``match``: (wins needed, match seed) for the
-    first game of a match; ``think_ms``: the bots' ``--think``, kept for ``resume``."""
-    from spoiler.session import recordfile, records
-
-    record = records.Record.of(game, registry, think_ms)
-    if match is not None:
-        record.match = records.Match(*match)
-    recorder = records.Recorder(record)
-    if path is not None:
-        try:
-            held = recordfile.RecordFile.create(path, force)
-        except recordfile.FileProblem as exc:
-            fail(f"--record {path}: {exc}")
-        try:
-            recorder.record.save(held)
-        except (OSError, recordfile.FileProblem) as exc:
-            held.close()
-            fail(f"--record {path}: cannot write it: {_reason(exc)}")
-        recorder.path = held
-    return recorder
-
-
-def stop_recording(recorder) -> None:
-    """The game is over or stopped: let go of its record file (and its lock)."""
-    if recorder.path is not None:
-        recorder.path.close()
-
-
-def _reason(exc: BaseException) -> str:
-    return getattr(exc, "strerror", None) or str(exc)
-
-
-def record_round(recorder, game) -> None:
-    """After each round of ``spoiler play``: add it to the record (and the file)."""
-    from spoiler.session import recordfile
-
-    try:
-        recorder.round_played(game)
-    except (OSError, recordfile.FileProblem) as exc:
-        fail(
-            f"--record {_shown(recorder.path)}: cannot write it: {_reason(exc)}; the game "
-            f"stops here (seed {game.seed})",
-            1,
-        )
-
-
-def _shown(target) -> Path:
-    """The path of a record, held or not, as the user named it."""
-    return getattr(target, "given", target)
-
-
-def save_stopped(recorder, screen, ask: bool = True) -> None:
-    """A game stopped by end of input, Ctrl-C, SIGTERM or SIGHUP: say where its record is, or
-    offer to save it (and save without asking when input is closed or ``ask`` is False: when
-    the terminal is gone, nobody is left to answer)."""
-    from spoiler.session import recordfile
-
-    out = screen.console
-    record, path = recorder.record, recorder.path
-    rounds = len(record.rounds)
-    if path is not None:
-        out.print(
-            f"{_shown(path)} holds {whole_rounds(rounds)}; continue with: "
-            f"spoiler resume {_shown(path)}",
-            markup=False,
-            soft_wrap=True,
-        )
-        return
-    seed = record.match.seed if record.match is not None else record.seed
-    path = free_name(f"spoiler-{seed}", ".toml")
-    answer = ""  # nobody left to ask: keep the game rather than lose it
-    if ask:
-        try:
-            answer = screen.read(
-                f"Save the game ({whole_rounds(rounds)}) to {path}, to resume later? [Y/n]"
-            )
-        except EOFError:
-            pass
-        except KeyboardInterrupt:
-            out.print()
-            return
-    if answer.strip().lower() in ("n", "no"):
-        return
-    try:
-        with recordfile.RecordFile.create(path) as held:
-            record.save(held)
-    except (OSError, recordfile.FileProblem) as exc:
-        err_console().print(
-            f"Error: could not save the game to {path}: {_reason(exc)}",
-            markup=False,
-            soft_wrap=True,
-        )
-        return
-    out.print(
-        f"Saved to {path}; continue with: spoiler resume {path}", markup=False, soft_wrap=True
-    )
-
-
-def whole_rounds(rounds: int) -> str:
-    """'no whole round yet', 'the 1 whole round played', 'the 3 whole rounds played'."""
-    if rounds == 0:
-        return "no whole round played yet"
-    return f"the {rounds} whole round{'s' * (rounds != 1)} played"
-
-
-def save_runaway(recorder) -> str:
-    """A game stopped by the runaway guard: save its whole rounds without asking (there may be
-    no one to ask), and say where, in a sentence to follow the guard's message."""
-    from spoiler.session import recordfile
-
-    record, path = recorder.record, recorder.path
-    if path is None:
-        path = free_name(f"spoiler-{record.seed}", ".toml")
-        try:
-            with recordfile.RecordFile.create(path) as held:
-                record.save(held)
-        except (OSError, recordfile.FileProblem) as exc:
-            return f"The record could not be saved to {path}: {_reason(exc)}."
-    shown = _shown(path)
-    return (
-        f"The record ({whole_rounds(len(record.rounds))}) is saved in {shown}; "
-        f"spoiler resume {shown} plays that round again."
-    )
-
-
-def free_name(stem, suffix: str) -> Path:
-    """``stem + suffix`` in the current directory, numbered if that file exists."""
-    path, n = Path(stem + suffix), 2
-    while os.path.lexists(path):
-        path, n = Path(f"{stem}-{n}{suffix}"), n + 1
-    return path

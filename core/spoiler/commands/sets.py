@@ -1,9 +1,10 @@
-"""``spoiler sets list``, ``spoiler sets validate`` and ``spoiler plugins``: what is installed,
-whether it works, and what each plugin hooks into."""
+"""``spoiler sets list``, ``spoiler sets show`` and ``spoiler sets validate``: the card sets
+installed, what each holds, and whether it works."""
 
 import typer
 
-from spoiler.commands.common import console, err_console, fail, load_registry
+from spoiler.commands import common
+from spoiler.commands.common import STATUS_STYLE, console, err_console, fail, print_json
 from spoiler.commands.group import SpoilerGroup, command_app, examples, help_when_bare
 
 sets_app = command_app(
@@ -20,7 +21,6 @@ def _sets(ctx: typer.Context) -> None:
     help_when_bare(ctx)
 
 
-STATUS_STYLE = {"ok": "green", "broken": "bold red", "disabled": "yellow"}
 CORE = "spoiler-game"  # spoiler.plugins.CORE_DISTRIBUTION, without importing the loader
 
 
@@ -29,12 +29,6 @@ def _ordered_sets(registry) -> list:
     return sorted(
         registry.set_infos, key=lambda s: (s.distribution != CORE, s.name, s.distribution)
     )
-
-
-def _print_json(data) -> None:
-    import json
-
-    typer.echo(json.dumps(data, indent=2))
 
 
 @sets_app.command("list", epilog=examples("spoiler sets list", "spoiler sets list --json"))
@@ -46,10 +40,10 @@ def list_sets(
     A set disabled by SPOILER_PLUGINS says so; a broken plugin is listed under its entry
     point's name, with the reason.
     """
-    registry = load_registry()
+    registry = common.load_registry()
     infos = _ordered_sets(registry)
     if as_json:
-        _print_json([info.as_dict() for info in infos])
+        print_json([info.as_dict() for info in infos])
         return
     from spoiler.console.columns import Column, render
 
@@ -82,7 +76,7 @@ def show_set(
     """Show one card set: what it is, the rules it adds, and its cards."""
     from spoiler.plugins import UnknownName
 
-    registry = load_registry()
+    registry = common.load_registry()
     try:
         [card_set] = registry.card_sets([name])
     except UnknownName as exc:
@@ -92,7 +86,7 @@ def show_set(
         {"id": c.id, "name": c.name, "copies": c.copies, "text": c.text} for c in card_set.cards
     ]
     if as_json:
-        _print_json(
+        print_json(
             {
                 "name": card_set.name,
                 "title": card_set.title,
@@ -163,7 +157,7 @@ def validate_sets(
     problems = general + [p for r in reports for p in r.problems]
 
     if as_json:
-        _print_json(
+        print_json(
             {
                 "ok": not problems,
                 "games": games,
@@ -236,7 +230,9 @@ def _validate_here(names, games: int, seed: int, progress):
     from spoiler.plugins import stdout_to_stderr, validation
 
     with stdout_to_stderr():  # what plugin code prints in a game stays out of the report
-        return validation.validate_named(load_registry(), names or None, games, seed, progress)
+        return validation.validate_named(
+            common.load_registry(), names or None, games, seed, progress
+        )
 
 
 def _print_validation(reports, problems, games: int) -> None:
@@ -272,63 +268,3 @@ def _print_validation(reports, problems, games: int) -> None:
             f"{reports[0].name} passed" if len(reports) == 1 else f"All {len(reports)} sets passed"
         )
         out.print(f"[green]{escape(passed)}: no problems found.[/]")
-
-
-plugins_app = command_app()
-
-
-@plugins_app.command("plugins", epilog=examples("spoiler plugins", "spoiler plugins --json"))
-def list_plugins(
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON array instead of a table."),
-) -> None:
-    """List the plugins: their sets, bot kinds, hooks and status.
-
-    SPOILER_TRACE_HOOKS=1 prints each hook call to stderr while you play."""
-    registry = load_registry()
-    plugins = sorted(registry.plugins.values(), key=lambda p: (not p.builtin, p.key))
-    rows = [
-        {
-            "name": p.key,
-            "distribution": p.distribution,
-            "version": p.version,
-            "builtin": p.builtin,
-            "status": p.status,
-            "error": p.error,
-            "sets": list(p.sets),
-            "bots": sorted(k for k, a in registry.agents.items() if a.plugin == p.key),
-            "hooks": list(p.hooks),
-        }
-        for p in plugins
-    ]
-    if as_json:
-        _print_json(rows)
-        return
-    from rich.markup import escape
-    from rich.table import Table
-
-    table = Table(title="Plugins", title_justify="left")
-    for column in ("Plugin", "Distribution", "Version", "Status", "Sets", "Bots", "Hooks"):
-        table.add_column(column, overflow="fold", no_wrap=column in ("Plugin", "Hooks"))
-    for row in rows:
-        style = STATUS_STYLE[row["status"]]
-        status = f"[{style}]{row['status']}[/]"
-        if row["error"]:
-            status += f"\n{escape(row['error'])}"
-        hooks = "\n".join(h.removeprefix("spoiler_") for h in row["hooks"])
-        table.add_row(
-            row["name"],
-            row["distribution"] + (" (built in)" if row["builtin"] else ""),
-            row["version"],
-            status,
-            ", ".join(row["sets"]),
-            ", ".join(row["bots"]),
-            hooks,
-        )
-    console().print(table)
-    bots = Table(title="Bot kinds (spoiler play --bot KIND)", title_justify="left")
-    for column in ("Kind", "Plugin", "How it plays"):
-        bots.add_column(column, no_wrap=column != "How it plays")
-    for kind, agent in sorted(registry.agents.items()):
-        bots.add_row(kind, agent.plugin, escape(agent.description))
-    console().print()
-    console().print(bots)

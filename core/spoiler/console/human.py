@@ -224,7 +224,7 @@ class HumanAgent:
         )
 
     def _card_help(self, name: str) -> None:
-        from spoiler.commands.cards import card_panel, suggestion
+        from spoiler.console.cards import card_panel, suggestion
 
         cards = list(self.screen.game.cards_by_id.values())
         wanted = name.lower()

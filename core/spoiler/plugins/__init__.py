@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -28,12 +27,13 @@ from typing import Any
 import pluggy
 
 from spoiler import API_VERSION
+from spoiler.entrypoints import CORE_DISTRIBUTION, normalise
+from spoiler.entrypoints import allowlist as _allowlist
 from spoiler.model.cards import CardSet, declaration_problems, refusal
 from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
 from spoiler.plugins import hookspecs
 
 GROUP = "spoiler"
-CORE_DISTRIBUTION = "spoiler-game"
 GAME_HOOKS = tuple(
     n
     for n in dir(hookspecs)
@@ -224,14 +224,6 @@ def _takes_options(factory) -> bool:
         return False
 
 
-def _allowlist(environ) -> set[str] | None:
-    """The distributions SPOILER_PLUGINS names (normalised), or None when it is not set."""
-    raw = environ.get("SPOILER_PLUGINS")
-    if raw is None:
-        return None
-    return {normalise(n.strip()) for n in raw.split(",") if n.strip()}
-
-
 def api_compatible(spec: str, version: str = API_VERSION) -> bool:
     """Does ``version`` satisfy a version specifier like ">=1,<2", "~=1.0" or "==1.*"?"""
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -360,11 +352,6 @@ def _distribution_of(ep, cache: dict | None = None) -> tuple[str, str]:
     if cache is not None:
         cache[id(dist)] = found
     return found
-
-
-def normalise(name: str) -> str:
-    """A distribution's name as packaging tools compare them (PEP 503)."""
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _reraise_stop(exc: BaseException) -> None:

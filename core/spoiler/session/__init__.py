@@ -1,1 +1,1 @@
-"""Running games for any front end: records, matches, simulations."""
+"""Running games for any front end: seating, records and recording, matches, simulations."""
