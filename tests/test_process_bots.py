@@ -158,3 +158,28 @@ def test_a_program_bot_receives_only_what_its_seat_may_know(registry):
         game = game_with(registry, Spy(), seed=10_000_000 + seed, others=3)
         game.play()
     assert checked > 1000
+
+
+def test_a_bot_is_told_the_game_is_over_and_its_program_ends(registry, tmp_path, monkeypatch):
+    """spoiler-bot/1 ends with game_over and the result, then standard input closes: the
+    program sees it and exits by itself (here it writes what it was told to a file)."""
+    told = tmp_path / "told.json"
+    script = tmp_path / "bot.py"
+    script.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'game_over':\n"
+        f"        open({str(told)!r}, 'w').write(json.dumps(m))\n"
+        "        continue\n"
+        "    reply = m['legal'][0] if m['type'] == 'select' else "
+        "{'answer': m.get('question', {}).get('options', [''])[0]}\n"
+        "    print(json.dumps(reply if m['type'] != 'hello' else {}), flush=True)\n"
+    )
+    monkeypatch.setattr(common, "load_registry", lambda: registry)
+    result = CliRunner().invoke(
+        app, ["play", "--bots", "2", "--bot", f"exec:{sys.executable} {script}", "--seed", "8"]
+    )
+    assert result.exit_code == 0, result.output
+    over = json.loads(told.read_text())
+    assert over["type"] == "game_over" and over["result"]["kind"] in ("win", "default", "all_lost")

@@ -1,7 +1,11 @@
-"""Agents: who decides for a player. An agent has two methods:
+"""Agents: who decides for a player. An agent (``Agent``) has two methods:
 
 * ``select(view) -> Selection``: choose this round's card, targets and information;
-* ``answer(view, question) -> str``: answer a card's question with one of its options.
+* ``answer(view, question) -> str``: answer a card's question with one of its options;
+
+and may have a third, ``close(result)``: the game is over (its ``Result``) or was stopped
+(None), so an agent that holds something (a program, a connection) lets go of it. Whoever
+plays a game to its end calls ``close_agents(game)``.
 
 Both receive only a ``PlayerView``. When an answer was refused, the next view's ``error``
 says why. The bots people play against come from plugins (``spoiler_register_agents``).
@@ -18,12 +22,33 @@ Optional class attributes tell the engine more about an agent:
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Sequence
+from typing import Protocol
 
 from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
 from spoiler.model.views import PlayerView, Question, Selection
 from spoiler.rules.game import GameError
+
+
+class Agent(Protocol):
+    """Who decides for a seat (``close``, optional, is not part of the protocol's type)."""
+
+    def select(self, view: PlayerView) -> Selection: ...
+
+    def answer(self, view: PlayerView, question: Question) -> str: ...
+
+
+def close_agents(game) -> None:
+    """The game is over or stopped: every seat's agent that can ``close`` is told so, with
+    the game's result (None when it was stopped). A bot that fails to close is its own
+    problem, never the game's."""
+    for seat in game.seats:
+        close = getattr(seat.agent, "close", None)
+        if close is not None:
+            with contextlib.suppress(*PLUGIN_FAILURES):
+                close(game.result)
 
 
 def bot_rng(seed: int, seat: int) -> random.Random:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from spoiler.agents import close_agents
+
 
 def reader_for(humans: list[str]):
     """Who reads the shared screen: everyone's secrets for bots only, the one human's view,
@@ -83,6 +85,8 @@ def run_game(game, screen, after_round: Callable | None = None):
             offered = bool(out)
     except (EOFError, KeyboardInterrupt):
         return None
+    finally:
+        close_agents(game)
     screen.end()
     return game.result
 

@@ -84,6 +84,7 @@ def installed() -> dict:
 
 def play_batch(plan: Plan, numbers: range) -> list[dict]:
     """Play games ``numbers`` of the plan; one summary each (plain data, small to send)."""
+    from spoiler.agents import close_agents
     from spoiler.rules.game import Seat
     from spoiler.search.fast import FastGame
 
@@ -102,7 +103,10 @@ def play_batch(plan: Plan, numbers: range) -> list[dict]:
         game = FastGame(sets, seats, seed, max_rounds=plan.max_rounds, hooks=hooks)
         game.start()
         start = list(game.state.priority)
-        result = game.play()
+        try:
+            result = game.play()
+        finally:
+            close_agents(game)
         plays = [
             (seat, selection["card"])
             for record in game.decisions
