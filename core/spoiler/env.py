@@ -1,0 +1,695 @@
+"""Spoiler as a PettingZoo environment, for people who train agents (docs/learning.md).
+
+    from spoiler.env import env
+
+    game = env(players=4, opponents="greedy")  # one learner, "player_0", against three bots
+    game.reset(seed=7)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, info = game.last()
+        action = None if termination or truncation else choose(observation)
+        game.step(action)
+
+A front end like the console or the SSH host: it drives a game through the session's
+pending decisions (``spoiler.session.driver``) and reads only what each seat may see (the
+``PlayerView`` in each pending decision, ``Game.view``, ``Game.table``), never the game's
+state. Nothing in the core imports it; it needs the ``rl`` extra (pettingzoo, gymnasium,
+numpy).
+
+* **Agents** are the learners' seats, ``player_0`` .. ``player_{N-1}``; with ``opponents``
+  only ``player_0`` learns and bots of that kind sit in the other seats.
+* **Decisions**: every selection and every answer to a card's question is one step.
+  Selection is simultaneous (ruling 2): when a round begins every learner that must select
+  is pending at once, and ``agent_selection`` walks through them in seat order; a card's
+  question is asked of one seat at a time, as the card asks it.
+* **Observations** (``Encoding``): a fixed-size float32 vector from the deciding seat's own
+  view, seats counted from that seat (0 = itself, 1 = the next seat ...), with an action mask.
+* **Actions** (``Encoding``): one ``Discrete`` enumeration fixed by the game's card list and
+  player count: (card, targets, information) for a selection, then the answers to
+  questions (a card name, a seat, or the n-th option).
+* **Rewards**: +1 for each winner and -1 for each loser when the game ends (everyone lost:
+  -1 each); a game ended by the round limit is a draw: reward 0 and ``truncations`` True.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import zlib
+from collections import Counter, deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from operator import attrgetter
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from spoiler.agents.wire import legal_selections, question_to_wire, result_to_wire, view_to_wire
+from spoiler.model.seeds import new_seed
+from spoiler.model.state import Status
+from spoiler.model.views import PlayerView, Question, Selection
+from spoiler.session.driver import Driver, Pending
+
+#: The event kinds the engine emits, each its own column in an event's encoding; any
+#: other kind (a plugin's) shares the last column.
+EVENT_KINDS = (
+    "game_started",
+    "priorities",
+    "dealt",
+    "round_started",
+    "cannot_select",
+    "selected",
+    "at_beginning",
+    "played",
+    "revealed",
+    "at_end",
+    "answered",
+    "lost",
+    "won",
+    "loss_prevented",
+    "win_prevented",
+    "drew",
+    "no_card",
+    "reshuffled",
+    "discarded",
+    "gave",
+    "swapped_hands",
+    "shown",
+    "cancelled",
+    "redirected",
+    "replaced",
+    "copied",
+    "fizzled",
+    "priority_changed",
+    "ongoing_added",
+    "ongoing_ended",
+    "counter",
+    "note",
+    "rule_failed",
+    "cleared",
+    "priorities_shifted",
+    "game_over",
+)
+LOST, IN_PLAY = Status.LOST, Status.IN_PLAY
+_ID = attrgetter("id")
+_EVENT_COLUMN = {kind: column for column, kind in enumerate(EVENT_KINDS)}
+#: How many of the latest events (as the seat saw them) an observation holds.
+EVENT_WINDOW = 16
+#: Columns for counters (public tokens such as "base:treasure"), by a stable hash of the name.
+COUNTER_SLOTS = 8
+#: Columns for ongoing effects whose name is no card's, by a stable hash of the name.
+EFFECT_SLOTS = 8
+#: Answers to questions whose options are neither card names nor seats: the n-th option.
+OPTION_SLOTS = 16
+#: Counter values are clipped to this bound either way.
+COUNTER_BOUND = 100.0
+
+
+def _bucket(name: str, slots: int) -> int:
+    """A column for a name, the same in every process (``hash`` of a str is salted)."""
+    return zlib.crc32(name.encode()) % slots
+
+
+class Encoding:
+    """The fixed layout of observations and actions for one card list and player count.
+
+    Seats are relative to the deciding seat: 0 is itself, 1 the seat after it, and so on,
+    so the same policy serves every seat. ``segments`` names each part of the observation
+    vector with its offset and size (docs/learning.md shows them)."""
+
+    def __init__(
+        self,
+        cards: Sequence[Any],
+        card_names: Sequence[str],
+        seat_names: Sequence[str],
+        rounds: int,
+    ):
+        self.cards = list(cards)
+        self.card_names = tuple(card_names)
+        self.players = players = len(seat_names)
+        #: Seats by name, for the answers that name a seat.
+        self.seat_names = {name: seat for seat, name in enumerate(seat_names)}
+        self.max_rounds = rounds
+        self.card_index = {card.id: i for i, card in enumerate(self.cards)}
+        self.name_index = {name: i for i, name in enumerate(self.card_names)}
+        self.deck_size = sum(card.copies for card in self.cards)
+        n_cards, n_seats = len(self.cards), players
+
+        # -- actions ---------------------------------------------------------------------------
+        #: Selection actions: (card id, targets as relative seats, information).
+        self.selections: list[tuple[str, tuple[int, ...], Any]] = []
+        for card in self.cards:
+            infos = [None] if card.ask is None else list(card.ask.choices(self.card_names))
+            for targets in itertools.permutations(range(n_seats), len(card.targets)):
+                for info in infos:
+                    self.selections.append((card.id, targets, info))
+        self.selection_index = {key: a for a, key in enumerate(self.selections)}
+        #: For each seat, every seat counted from it.
+        self.turns = [
+            tuple([(seat - me) % n_seats for seat in range(n_seats)]) for me in range(n_seats)
+        ]
+        self.answer_card = len(self.selections)  # answers naming a card of the game
+        self.answer_seat = self.answer_card + len(self.card_names)  # answers naming a seat
+        self.answer_option = self.answer_seat + n_seats  # the n-th option of any question
+        self.actions = self.answer_option + OPTION_SLOTS
+
+        # -- observations ----------------------------------------------------------------------
+        self.segments: dict[str, tuple[int, int]] = {}
+        lows: list[float] = []
+        highs: list[float] = []
+
+        def segment(name: str, size: int, low: float = 0.0, high: float = 1.0) -> int:
+            self.segments[name] = (len(lows), size)
+            lows.extend([low] * size)
+            highs.extend([high] * size)
+            return self.segments[name][0]
+
+        deck = float(self.deck_size)
+        self.o_decision = segment("decision", 2)  # selecting, answering
+        self.o_asker = segment("question_card", n_cards + 1)  # the asking card (last: other)
+        self.o_round = segment("round", 2)  # round / round limit, deck size / cards in the game
+        self.o_hand = segment("hand", n_cards, high=deck)  # copies of each card in my hand
+        self.o_discard = segment("discard", n_cards, high=deck)
+        self.row = 3 + 1 + n_seats + COUNTER_SLOTS + n_cards + 1
+        self.o_rows = len(lows)
+        for r in range(n_seats):  # one row per seat, from mine on
+            segment(f"seat_{r}.status", 3)  # lost, in play, won
+            segment(f"seat_{r}.hand_size", 1, high=deck)
+            segment(f"seat_{r}.priority", n_seats)  # one-hot: 1st .. last
+            segment(f"seat_{r}.counters", COUNTER_SLOTS, -COUNTER_BOUND, COUNTER_BOUND)
+            segment(f"seat_{r}.known_hand", n_cards, high=deck)  # cards I was shown
+            segment(f"seat_{r}.known_fresh", 1)  # 1 / (1 + rounds since I was shown it)
+        self.effects = n_cards + EFFECT_SLOTS  # an effect named like a card, or hashed
+        self.o_ongoing = segment("ongoing", self.effects * (n_seats + 1), high=COUNTER_BOUND)
+        # An event: its kind, its seat, the card that caused it, the card it names, its target.
+        self.e_seat = len(EVENT_KINDS) + 1
+        self.e_cause = self.e_seat + n_seats + 1
+        self.e_card = self.e_cause + n_cards + 1
+        self.e_target = self.e_card + n_cards + 1
+        self.event_size = self.e_target + n_seats + 1
+        self.o_events = segment("events", EVENT_WINDOW * self.event_size)
+        self.size = len(lows)
+        self.low = np.array(lows, dtype=np.float32)
+        self.high = np.array(highs, dtype=np.float32)
+
+    # -- the action enumeration ----------------------------------------------------------------
+    def selection_actions(self, me: int, legal: list[dict[str, Any]]) -> dict[int, dict]:
+        """The action of each legal selection in wire form (``{"card", "targets", "info"}``,
+        as ``spoiler.agents.wire.legal_selections`` lists them), for the seat ``me``."""
+        index, turn = self.selection_index, self.turns[me]
+        return {
+            index[(entry["card"], tuple([turn[t] for t in entry["targets"]]), entry["info"])]: entry
+            for entry in legal
+        }
+
+    def answer_actions(self, me: int, question: Question) -> dict[int, str]:
+        """The actions that answer this question, each with its option: an option that is a
+        card's name is that card's answer, one that is a seat's name that seat's (counted
+        from ``me``), any other the n-th option's."""
+        out: dict[int, str] = {}
+        for position, option in enumerate(question.options):
+            if option in self.name_index:
+                out[self.answer_card + self.name_index[option]] = option
+            elif option in self.seat_names:
+                out[self.answer_seat + (self.seat_names[option] - me) % self.players] = option
+            elif position < OPTION_SLOTS:
+                out[self.answer_option + position] = option
+        return out
+
+    def describe(self, action: int) -> str:
+        """An action in words: "base:accuse -> seat +1, info 'Spy'", "answer: Spy" ..."""
+        if action < self.answer_card:
+            card, targets, info = self.selections[action]
+            words = card
+            if targets:
+                words += " -> " + ", ".join(f"seat +{t}" if t else "self" for t in targets)
+            return words if info is None else f"{words}, info {info!r}"
+        if action < self.answer_seat:
+            return f"answer: {self.card_names[action - self.answer_card]}"
+        if action < self.answer_option:
+            offset = action - self.answer_seat
+            return f"answer: seat +{offset}" if offset else "answer: self"
+        return f"answer: option {action - self.answer_option + 1}"
+
+
+@dataclass
+class _SeatMemory:
+    """What the observer keeps of the events one seat has seen (a game's log only grows,
+    so each new view costs only its new events): how many it has encoded, the latest of
+    them as columns counted from this seat, and every one in wire form (once asked for)."""
+
+    encoded: int = 0
+    latest: deque[tuple[int, ...]] = field(default_factory=lambda: deque(maxlen=EVENT_WINDOW))
+    wire: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Observer:
+    """Turns a seat's view into its observation vector and its wire form. It reads the view
+    alone (``PlayerView``'s public fields), so it can encode no more than the seat may see.
+
+    It remembers the events each seat has seen, so that no decision re-reads the whole log.
+    An event that a seat saw without a secret is the public event, the same for every seat
+    that saw it so: its wire form and columns are worked out once, by position in the log."""
+
+    def __init__(self, encoding: Encoding):
+        self.encoding = encoding
+        self._memory: dict[int, _SeatMemory] = {}
+        self._public_columns: dict[int, tuple[Any, ...]] = {}
+        self._public_wire: dict[int, dict[str, Any]] = {}
+        self._counter_slots: dict[str, int] = {}
+        size = encoding.event_size
+        #: Where each of the window's events starts, five times over (an event has five
+        #: columns), for windows of every length: the latest event last.
+        self._starts = [
+            [
+                int(start)
+                for start in np.repeat(
+                    encoding.o_events + np.arange(EVENT_WINDOW - length, EVENT_WINDOW) * size, 5
+                )
+            ]
+            for length in range(EVENT_WINDOW + 1)
+        ]
+
+    def forget(self) -> None:
+        """A new game: no seat has seen anything yet."""
+        self._memory.clear()
+        self._public_columns.clear()
+        self._public_wire.clear()
+
+    def _seat(self, seat: int) -> _SeatMemory:
+        memory = self._memory.get(seat)
+        if memory is None:
+            memory = self._memory[seat] = _SeatMemory()
+        return memory
+
+    def _latest(self, view: PlayerView) -> deque[tuple[int, ...]]:
+        """The latest events this seat saw, as columns counted from it."""
+        memory = self._seat(view.seat)
+        events = view.events
+        total = len(events)
+        if total > memory.encoded:
+            # Only the events that are now among the latest need columns.
+            first = max(memory.encoded, total - EVENT_WINDOW)
+            enc, me = self.encoding, view.seat
+            n, e_seat, e_target = enc.players, enc.e_seat, enc.e_target
+            public, columns, latest = self._public_columns, self._columns, memory.latest
+            for index in range(first, total):
+                event = events[index]
+                if not event.secret_to:  # the public event: the same for every seat
+                    known = public.get(index)
+                    if known is None:
+                        known = public[index] = columns(event)
+                else:  # with a secret this seat may see: its own
+                    known = columns(event)
+                kind, seat, cause, card, target = known
+                latest.append(
+                    (
+                        kind,
+                        e_seat + (n if seat is None else (seat - me) % n),
+                        cause,
+                        card,
+                        e_target + (n if target is None else (target - me) % n),
+                    )
+                )
+            memory.encoded = total
+        return memory.latest
+
+    def wire(self, view: PlayerView) -> dict[str, Any]:
+        """``view_to_wire(view)``, with the events kept from earlier views of this seat."""
+        memory = self._seat(view.seat)
+        events = view.events
+        wire = memory.wire
+        if len(events) > len(wire):
+            public = self._public_wire
+            for index in range(len(wire), len(events)):
+                event = events[index]
+                if not event.secret_to:  # the public event: the same for every seat
+                    known = public.get(index)
+                    if known is None:
+                        known = public[index] = event.as_dict()
+                    wire.append(known)
+                else:
+                    wire.append(event.as_dict())
+        out = view_to_wire(replace(view, _upto=0))  # all but the events, which are known
+        out["events"] = list(wire)
+        return out
+
+    def observe(self, view: PlayerView, question: Question | None = None) -> np.ndarray:
+        """The observation vector of this view (``question``: the one being asked, if any)."""
+        enc = self.encoding
+        n = enc.players
+        me = view.seat
+        card_index = enc.card_index
+        ones: list[int] = []  # the positions that hold 1
+        counts: dict[int, float] = {}  # the positions that hold other numbers
+        get = counts.get
+
+        if question is None:
+            ones.append(enc.o_decision)
+        else:
+            ones.append(enc.o_decision + 1)
+            ones.append(enc.o_asker + card_index.get(question.cause or "", len(enc.cards)))
+        counts[enc.o_round] = min(view.round / enc.max_rounds, 1.0)
+        counts[enc.o_round + 1] = min(view.deck_size / enc.deck_size, 1.0)
+        for card in view.hand:
+            position = enc.o_hand + card_index[card.id]
+            counts[position] = get(position, 0) + 1
+        for card_id, copies in Counter(map(_ID, view.discard)).items():  # often a long pile
+            counts[enc.o_discard + card_index[card_id]] = copies
+
+        row, rows = enc.row, enc.o_rows
+        for p in view.players:
+            base = rows + ((p.seat - me) % n) * row
+            status = p.status
+            ones.append(base + (0 if status is LOST else 1 if status is IN_PLAY else 2))
+            counts[base + 3] = p.hand_size
+            ones.append(base + 3 + p.priority)
+            if p.counters:
+                base += 4 + n
+                for name, value in p.counters.items():
+                    slot = self._counter_slots.get(name)
+                    if slot is None:
+                        slot = self._counter_slots[name] = _bucket(name, COUNTER_SLOTS)
+                    total = get(base + slot, 0) + value
+                    counts[base + slot] = max(-COUNTER_BOUND, min(COUNTER_BOUND, total))
+        if view.known:
+            known = 4 + n + COUNTER_SLOTS
+            for seat, (round_seen, cards) in view.known.items():
+                base = rows + ((seat - me) % n) * row + known
+                for card in cards:
+                    position = base + card_index[card.id]
+                    counts[position] = get(position, 0) + 1
+                counts[base + len(enc.cards)] = 1.0 / (1 + max(0, view.round - round_seen))
+        for name, owner, _rounds in view.ongoing:
+            column = enc.name_index.get(name)
+            if column is None:
+                column = len(enc.card_names) + _bucket(name, EFFECT_SLOTS)
+            who = n if owner < 0 else (owner - me) % n
+            position = enc.o_ongoing + who * enc.effects + column
+            counts[position] = min(get(position, 0) + 1, COUNTER_BOUND)
+
+        latest = self._latest(view)
+        if latest:
+            starts = self._starts[len(latest)]
+            ones.extend(
+                [
+                    start + column
+                    for start, column in zip(starts, itertools.chain(*latest), strict=True)
+                ]
+            )
+        obs = np.zeros(enc.size, dtype=np.float32)
+        obs[ones] = 1.0
+        obs[list(counts)] = list(counts.values())
+        return obs
+
+    def _columns(self, event) -> tuple[Any, ...]:
+        """An event's columns within its slot, its seat and target left as seats (each
+        seat counts them from itself): (kind, seat, cause card, card named, target)."""
+        enc = self.encoding
+        n_cards = len(enc.cards)
+        kind = _EVENT_COLUMN.get(event.kind, len(EVENT_KINDS))
+        data = event.data
+        secret = event.secret or {}  # present only when this seat may see it
+        card = data.get("card", secret.get("card"))
+        targets = data.get("targets", secret.get("targets")) or ()
+        target = targets[0] if targets else data.get("to")
+        return (
+            kind,
+            event.seat,
+            enc.e_cause + enc.card_index.get(event.cause or "", n_cards),
+            enc.e_card + (enc.card_index.get(card, n_cards) if isinstance(card, str) else n_cards),
+            target if isinstance(target, int) else None,
+        )
+
+
+@dataclass
+class _Decision:
+    """The decision ``agent_selection`` faces: what its actions mean, its mask, its
+    observation and its info. ``choices``: each allowed action's selection (in wire form)
+    or answer."""
+
+    pending: Pending
+    choices: dict[int, Any]
+    observation: dict[str, np.ndarray]
+    info: dict[str, Any]
+
+
+class raw_env(AECEnv):
+    """The environment without PettingZoo's wrappers (``env()`` adds them).
+
+    ``players``: 2 to 8 seats. ``sets``: card set names (None: every installed set; a set
+    that is played with others brings them, as in ``spoiler play``). ``seed``: the first
+    game's seed, if ``reset`` gets none. ``opponents``: a bot kind ("random", "greedy",
+    "expert", "exec:COMMAND" ...) for every seat but ``player_0``, or one kind per other
+    seat; None: every seat learns. ``max_rounds``: the round limit (a draw when reached)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "spoiler_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 4,
+        sets: Sequence[str] | None = None,
+        seed: int | None = None,
+        opponents: str | Sequence[str] | None = None,
+        *,
+        max_rounds: int = 100,
+        render_mode: str | None = None,
+    ):
+        super().__init__()
+        from spoiler import plugins
+
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.registry = plugins.load()
+        self.set_names = None if sets is None else list(sets)
+        self.max_rounds = max_rounds
+        self.n_players = players
+        if opponents is None:
+            self.kinds: list[str | None] = [None] * players
+        else:
+            others = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+            if len(others) != players - 1:
+                raise ValueError(
+                    f"opponents: give one bot kind, or {players - 1} (one per other seat), "
+                    f"not {len(others)}"
+                )
+            self.kinds = [None, *others]
+        self.names = [f"player_{seat}" for seat in range(players)]
+        self.possible_agents = [self.names[s] for s in range(players) if self.kinds[s] is None]
+        self._seats = {name: seat for seat, name in enumerate(self.names)}
+        # A game of these sets and seats, not played: it fixes the card list, and so the spaces.
+        probe = self._new_game(0)
+        self.encoding = Encoding(
+            list(probe.cards_by_id.values()), probe.card_names, self.names, max_rounds
+        )
+        self.observer = Observer(self.encoding)
+        box = spaces.Box(self.encoding.low, self.encoding.high, dtype=np.float32)
+        mask = spaces.Box(0, 1, shape=(self.encoding.actions,), dtype=np.int8)
+        self.observation_spaces = {
+            agent: spaces.Dict({"observation": box, "action_mask": mask})
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {
+            agent: spaces.Discrete(self.encoding.actions) for agent in self.possible_agents
+        }
+        #: The seed of the next game reset without one (None: drawn from ``_seeds``).
+        self._next_seed = seed
+        self._seeds = random.Random(seed) if seed is not None else None
+        self.game: Any = None
+        self.driver: Driver | None = None
+        self._decision: _Decision | None = None
+
+    # -- spaces ---------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- a game ---------------------------------------------------------------------------------
+    def _new_game(self, seed: int):
+        from spoiler import Seat
+        from spoiler.commands.play import new_game
+
+        seats = [
+            Seat(name, None, "learner")
+            if kind is None
+            else Seat(name, self.registry.agent(kind, seat, seed), kind)
+            for seat, (name, kind) in enumerate(zip(self.names, self.kinds, strict=True))
+        ]
+        return new_game(self.registry, seats, self.set_names, seed, self.max_rounds)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new game. ``seed`` is that game's seed (the same seed, the same game, the bots'
+        seeds derived from it), and seeds the games of later resets without one; with no
+        seed ever given, each game gets a fresh 64-bit seed."""
+        if seed is not None:
+            game_seed, self._seeds = seed, random.Random(seed)
+        elif self._next_seed is not None:
+            game_seed = self._next_seed
+        elif self._seeds is not None:  # a signed 64-bit seed, as new_seed() draws
+            game_seed = self._seeds.getrandbits(64) - 2**63
+        else:
+            game_seed = new_seed()
+        self._next_seed = None
+        self._close_bots()
+        self.observer.forget()
+        self.game = self._new_game(game_seed)
+        learners = {self._seats[agent] for agent in self.possible_agents}
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.driver = Driver(self.game, learners)
+        self._next()
+
+    def _next(self) -> None:
+        """Put the next pending decision to its agent (the lowest seat first), or end."""
+        driver = self.driver
+        assert driver is not None
+        pending = driver.pending()
+        if driver.over or not pending:
+            self._end()
+            return
+        first = pending[0]
+        self.agent_selection = self.names[first.seat]
+        self._decision = self._decide(first)
+        self.infos[self.agent_selection] = self._decision.info
+
+    def _decide(self, pending: Pending) -> _Decision:
+        enc, view, question = self.encoding, pending.view, pending.question
+        choices: dict[int, Any]
+        info: dict[str, Any]
+        if question is None:
+            legal = legal_selections(view)
+            choices = enc.selection_actions(pending.seat, legal)
+            info = {"kind": "select", "legal": legal, "question": None}
+        else:
+            choices = enc.answer_actions(pending.seat, question)
+            info = {"kind": "answer", "legal": None, "question": question_to_wire(question)}
+        mask = np.zeros(enc.actions, dtype=np.int8)
+        actions = list(choices)
+        mask[actions] = 1
+        info["actions"] = actions  # each legal selection's action, or each option's
+        info["view"] = self.observer.wire(view)
+        observation = {"observation": self.observer.observe(view, question), "action_mask": mask}
+        return _Decision(pending, choices, observation, info)
+
+    def _end(self) -> None:
+        """The game is over: rewards, terminations (truncations for a draw by the round
+        limit) and each agent's last info."""
+        self._decision = None
+        result = self.game.result
+        draw = result.kind == "draw"
+        for agent in self.agents:
+            seat = self._seats[agent]
+            if draw:
+                self.rewards[agent] = 0.0
+                self.truncations[agent] = True
+            else:
+                self.rewards[agent] = 1.0 if seat in result.winners else -1.0
+                self.terminations[agent] = True
+            self.infos[agent] = {
+                "kind": None,
+                "result": result_to_wire(result),
+                "view": self.observer.wire(self.game.view(seat)),
+            }
+        self._close_bots()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        decision = self._decision
+        assert decision is not None and self.driver is not None
+        chosen = self._check(action, decision)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.infos[agent] = {}
+        choice = decision.choices[chosen]
+        if decision.pending.question is None:  # seats as ints: the rules take no other kind
+            targets = tuple([int(seat) for seat in choice["targets"]])
+            choice = Selection(choice["card"], targets, choice["info"])
+        self.driver.answer(decision.pending, choice)
+        self._next()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _check(self, action: Any, decision: _Decision) -> int:
+        """The action as an int, if it is one the mask allows; else a ValueError naming it."""
+        try:
+            chosen = int(action)
+        except (TypeError, ValueError):
+            raise ValueError(f"action {action!r} is not an action number") from None
+        if chosen != action or not 0 <= chosen < self.encoding.actions:
+            raise ValueError(f"action {action!r} is not one of 0..{self.encoding.actions - 1}")
+        if chosen not in decision.choices:
+            raise ValueError(
+                f"action {chosen} ({self.encoding.describe(chosen)}) is not legal for "
+                f"{self.agent_selection} now: the action mask forbids it"
+            )
+        return chosen
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        decision = self._decision
+        if decision is not None and agent == self.agent_selection:
+            return decision.observation
+        # Not this agent's turn: its view now, and nothing it may do.
+        view = self.game.view(self._seats[agent])
+        return {
+            "observation": self.observer.observe(view),
+            "action_mask": np.zeros(self.encoding.actions, dtype=np.int8),
+        }
+
+    # -- the rest of the API ---------------------------------------------------------------------
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game is None:
+            return None
+        table = self.game.table()
+        lines = [f"round {table.round}, deck {table.deck_size}"]
+        for p in sorted(table.players, key=lambda p: p.priority):
+            lines.append(
+                f"  {p.priority}. {p.name}: {p.status}, {p.hand_size} in hand"
+                + "".join(f", {k} {v}" for k, v in p.counters.items())
+            )
+        if table.result is not None:
+            lines.append("  " + table.result.describe([p.name for p in table.players]))
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self._close_bots()
+
+    def _close_bots(self) -> None:
+        """End the bots that hold something (a process bot's program)."""
+        if self.game is None:
+            return
+        for seat in self.game.seats:
+            close = getattr(seat.agent, "close", None)
+            if callable(close):
+                close()
+
+
+def env(
+    players: int = 4,
+    sets: Sequence[str] | None = None,
+    seed: int | None = None,
+    opponents: str | Sequence[str] | None = None,
+    **options: Any,
+) -> AECEnv:
+    """The environment, wrapped as PettingZoo recommends (the order of calls enforced)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(players, sets, seed, opponents, **options))
