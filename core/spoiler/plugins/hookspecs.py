@@ -19,16 +19,16 @@ Hooks act on the game only through its verbs (``game.lose(seat, cause="myset:rul
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING
 
 import pluggy
 
 if TYPE_CHECKING:
-    from spoiler.model.cards import Card, CardSet, Ongoing
-    from spoiler.rules.game import Game, Play, Result
-
-    #: What made something happen: a play, an ongoing effect, a hook's own name, or nothing.
-    Cause: TypeAlias = Play | Ongoing | str | None
+    from spoiler.model.cards import Card, CardSet
+    from spoiler.model.state import Result
+    from spoiler.model.verbs import Cause as Cause
+    from spoiler.model.verbs import Play
+    from spoiler.rules.game import Game
 
 hookspec = pluggy.HookspecMarker("spoiler")
 hookimpl = pluggy.HookimplMarker("spoiler")

@@ -21,17 +21,16 @@ in this game implements are ever called, so a game without rule plugins pays not
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import cache
 from time import monotonic
 from types import MappingProxyType
-from typing import Any
 
-from spoiler.model.cards import Card, CardSet, Ongoing, targets_possible
+from spoiler.model.cards import Card, CardSet, targets_possible
+from spoiler.model.errors import CardError, GameError, IllegalChoice, RoundTooLong
 from spoiler.model.events import Event, make_event
 from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
-from spoiler.model.state import GameState, Status
-from spoiler.model.verbs import Verbs
+from spoiler.model.state import GameState, Result, Seat, Status
+from spoiler.model.verbs import Ongoing, Play
 from spoiler.model.views import (
     EventLog,
     PlayerInfo,
@@ -56,95 +55,6 @@ MAX_ROUND_SECONDS = 10.0
 _STEP_CHUNK = 1000  # steps between two looks at the clock
 
 LOST, IN_PLAY, WON = Status.LOST, Status.IN_PLAY, Status.WON
-
-
-class GameError(Exception):
-    """A game that cannot be set up or continued (bad options, a misbehaving agent)."""
-
-
-class CardError(Exception):
-    """A card's effect raised while the game was strict."""
-
-
-class RoundTooLong(GameError):
-    """A round whose effects ran past the game's limits (an effect that never ends). The
-    game cannot go on; the message names the round, the cards played in it and the seed."""
-
-
-class IllegalChoice(ValueError):
-    """A selection or an answer that the rules refuse; the agent is asked again."""
-
-
-@dataclass
-class Seat:
-    """A player at the table: a name and the agent that decides for them."""
-
-    name: str
-    agent: Any
-    kind: str = "bot"  # "human" or the bot kind, as recorded
-
-
-@dataclass(frozen=True)
-class Result:
-    """How a game ended. kind: "win" (someone won), "default" (one player left),
-    "all_lost" (everyone lost equally) or "draw" (the round limit was reached)."""
-
-    kind: str
-    winners: tuple[int, ...]
-    round: int
-
-    def describe(self, names) -> str:
-        who = " and ".join(names[s] for s in self.winners)
-        return {
-            "win": f"{who} won in round {self.round}.",
-            "default": f"{who} won by default in round {self.round}: everyone else lost.",
-            "all_lost": f"Everyone lost in round {self.round}.",
-            "draw": f"Draw: the round limit of {self.round} was reached with no winner.",
-        }[self.kind]
-
-
-class Play(Verbs):
-    """A card selected for this round, with its locked targets and information.
-
-    Card effects receive the play and act through its verbs (``play.lose(play.target)``).
-    """
-
-    __slots__ = (
-        "game",
-        "player",
-        "card",
-        "targets",
-        "info",
-        "cancelled",
-        "resolved",
-        "acting_as",
-        "kept",
-    )
-
-    def __init__(
-        self, game: Game, player: int, card: Card, targets: tuple[int, ...] = (), info: Any = None
-    ):
-        self.game = game
-        self.player = player
-        self.card = card
-        self.targets = targets
-        self.info = info
-        self.cancelled = False
-        self.resolved = False
-        #: The card whose main effect this play resolves as (see ``Game.replace``).
-        self.acting_as = card
-        #: An ongoing effect keeps the card on the table after this round.
-        self.kept = False
-
-    @property
-    def target(self) -> int:
-        """The first (usually only) target; None for a card that targets no one."""
-        # Typed int: a card's own effect reads it only when the card targets someone, and
-        # code that sees any play (hooks, Ongoing handlers) checks it against None.
-        return self.targets[0] if self.targets else None  # type: ignore[return-value]
-
-    def __repr__(self) -> str:
-        return f"<Play {self.card.id} by {self.player} -> {self.targets} info={self.info!r}>"
 
 
 def _cause_id(cause) -> str | None:
