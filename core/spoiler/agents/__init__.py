@@ -21,9 +21,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+# spoiler.search registers the window an agent that searches finds in view.search (the
+# seam is spoiler.rules.selection): imported here, where every bot comes from.
+import spoiler.search  # noqa: F401
+from spoiler.model.errors import GameError
 from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
 from spoiler.model.views import PlayerView, Question, Selection
-from spoiler.rules.game import GameError
 
 
 def bot_rng(seed: int, seat: int) -> random.Random:
