@@ -48,6 +48,7 @@ from spoiler.model.errors import CardError, GameError, IllegalChoice, RoundTooLo
 from spoiler.model.state import GameState, PlayerState, Result, Seat, Status
 from spoiler.model.verbs import Play
 from spoiler.rules.guard import MAX_ROUND_SECONDS, MAX_ROUND_STEPS, Guard
+from spoiler.rules.hooks import who_is_running
 from spoiler.rules.legality import playable_cards
 from spoiler.rules.plays import PlayEffects
 from spoiler.rules.selection import MAX_ATTEMPTS
@@ -131,6 +132,8 @@ class Game(PlayEffects):
         #: Every decision, by round: what each seat selected and every answer given.
         self.decisions: list[dict] = []
         self._started = False
+        #: The game is starting or playing a round: it cannot be played from inside (ruling 15).
+        self._running = False
         # The parts, lowest first (the limits read from this module, where tests change them).
         self._init_guard(MAX_ROUND_STEPS, MAX_ROUND_SECONDS)
         self._init_log(len(seats))
@@ -162,7 +165,14 @@ class Game(PlayEffects):
         """Game start: random priorities, build and shuffle the deck, deal three each."""
         if self._started:
             return
-        self._started = True
+        self._refuse_reentry("start")
+        self._started = self._running = True
+        try:
+            self._deal()
+        finally:
+            self._running = False
+
+    def _deal(self) -> None:
         self._guard_reset()
         st = self.state
         st.rng.shuffle(st.priority)
@@ -192,6 +202,7 @@ class Game(PlayEffects):
 
     def play_round(self) -> None:
         """Play one whole round (selection to end check): every phase of ``ROUND``."""
+        self._refuse_reentry("play_round")
         if self.over:
             raise GameError("the game is over")
         self.start()
@@ -202,15 +213,30 @@ class Game(PlayEffects):
 
     def _play_out_round(self) -> None:
         """The round from selection on: where a clone taken while players select goes on."""
+        self._refuse_reentry("play_round")
         self._play_phases(ROUND[_SELECTION:])
 
     def _play_phases(self, phases: tuple[Phase, ...]) -> None:
         hooks = self.hooks
-        for phase in phases:
-            if phase.step is not None:
-                phase.step(self)
-            if phase.hook is not None and phase.hook in hooks:
-                self._hook(phase.hook, game=self)
+        self._running = True
+        try:
+            for phase in phases:
+                if phase.step is not None:
+                    phase.step(self)
+                if phase.hook is not None and phase.hook in hooks:
+                    self._hook(phase.hook, game=self)
+        finally:
+            self._running = False
+
+    def _refuse_reentry(self, verb: str) -> None:
+        """Ruling 15: a game that is starting or playing a round is not played from inside
+        it (a hook's or a card's ``game.play_round()`` would record a round inside a round)."""
+        if self._running:
+            raise GameError(
+                f"{who_is_running(self)} called game.{verb}() while the game was "
+                f"{'playing round ' + str(self.round) if self.round else 'starting'}: "
+                "a hook or a card acts on the game through its verbs and cannot play it"
+            )
 
     # -- the round's own steps (the others are the parts') ------------------------------------
     def _begin_round(self) -> None:
@@ -302,7 +328,7 @@ class Game(PlayEffects):
         new.card_names, new.cards_by_id, new.labels = self.card_names, self.cards_by_id, self.labels
         new.state = _copy_state(self.state, new)
         new.decisions = [*self.decisions[:-1], *map(_copy_decisions, self.decisions[-1:])]
-        new._started = self._started
+        new._started, new._running = self._started, False  # a clone is played from its start
         super()._copy_into(new)
 
 

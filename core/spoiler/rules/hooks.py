@@ -4,11 +4,13 @@ rule plugins pays nothing for them."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
 from spoiler.model.errors import CardError, GameError
 from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
+from spoiler.model.verbs import Ongoing, Play
 from spoiler.rules.guard import Guard
 from spoiler.rules.log import Log
 
@@ -48,6 +50,29 @@ class Hooks(Log):
                 {"plugin": plugin, "hook": name, "error": f"{type(exc).__name__}: {exc}"},
             )
             return None
+
+
+def who_is_running(game: Hooks) -> str:
+    """Who is running code in ``game`` now, from the calling frames: the plugin whose hook
+    implementation it is (``plugin 'sudden' (in spoiler_round_start)``), else the card or
+    ongoing effect whose effect it is, else "something"."""
+    impls = {
+        impl.function.__code__: (impl.plugin_name, name)
+        for name, caller in game.hooks.items()
+        for impl in getattr(caller, "get_hookimpls", list)()  # (a plain function has none)
+    }
+    frame = inspect.currentframe()
+    while frame is not None:
+        found = impls.get(frame.f_code)
+        if found is not None:
+            return f"plugin {found[0]!r} (in {found[1]})"
+        source = frame.f_locals.get("play", frame.f_locals.get("self"))
+        if isinstance(source, Play):  # a card's effect: main(play), at_end(play) ...
+            return f"card {source.card.id!r}"
+        if isinstance(source, Ongoing):  # an ongoing effect's handler
+            return f"card {source.card.id!r}" if source.card else f"effect {source.name!r}"
+        frame = frame.f_back
+    return "something"
 
 
 def blame(caller: Any, exc: BaseException) -> str:
