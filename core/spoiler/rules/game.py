@@ -41,7 +41,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 from spoiler.model.cards import CardSet
 from spoiler.model.errors import CardError, GameError, IllegalChoice, RoundTooLong
@@ -165,7 +165,8 @@ class Game(PlayEffects):
         """Game start: random priorities, build and shuffle the deck, deal three each."""
         if self._started:
             return
-        self._refuse_reentry("start")
+        if self._running:
+            self._refuse_reentry("start")
         self._started = self._running = True
         try:
             self._deal()
@@ -202,7 +203,8 @@ class Game(PlayEffects):
 
     def play_round(self) -> None:
         """Play one whole round (selection to end check): every phase of ``ROUND``."""
-        self._refuse_reentry("play_round")
+        if self._running:
+            self._refuse_reentry("play_round")
         if self.over:
             raise GameError("the game is over")
         self.start()
@@ -213,30 +215,31 @@ class Game(PlayEffects):
 
     def _play_out_round(self) -> None:
         """The round from selection on: where a clone taken while players select goes on."""
-        self._refuse_reentry("play_round")
+        if self._running:
+            self._refuse_reentry("play_round")
         self._play_phases(ROUND[_SELECTION:])
 
     def _play_phases(self, phases: tuple[Phase, ...]) -> None:
         hooks = self.hooks
         self._running = True
         try:
-            for phase in phases:
-                if phase.step is not None:
-                    phase.step(self)
-                if phase.hook is not None and phase.hook in hooks:
-                    self._hook(phase.hook, game=self)
+            for _, hook, step in phases:
+                if step is not None:
+                    step(self)
+                if hook is not None and hook in hooks:
+                    self._hook(hook, game=self)
         finally:
             self._running = False
 
-    def _refuse_reentry(self, verb: str) -> None:
-        """Ruling 15: a game that is starting or playing a round is not played from inside
-        it (a hook's or a card's ``game.play_round()`` would record a round inside a round)."""
-        if self._running:
-            raise GameError(
-                f"{who_is_running(self)} called game.{verb}() while the game was "
-                f"{'playing round ' + str(self.round) if self.round else 'starting'}: "
-                "a hook or a card acts on the game through its verbs and cannot play it"
-            )
+    def _refuse_reentry(self, verb: str) -> NoReturn:
+        """Ruling 15: a game that is starting or playing a round (``_running``) is not played
+        from inside it (a hook's or a card's ``game.play_round()`` would record a round
+        inside a round)."""
+        raise GameError(
+            f"{who_is_running(self)} called game.{verb}() while the game was "
+            f"{'playing round ' + str(self.round) if self.round else 'starting'}: "
+            "a hook or a card acts on the game through its verbs and cannot play it"
+        )
 
     # -- the round's own steps (the others are the parts') ------------------------------------
     def _begin_round(self) -> None:
