@@ -78,6 +78,9 @@ HAND_SIZE = 3
 
 LOST, IN_PLAY, WON = Status.LOST, Status.IN_PLAY, Status.WON
 
+#: A game's stage: not started yet; starting or playing a round; between rounds.
+NEW, RUNNING, IDLE = "new", "running", "idle"
+
 #: (kept for API 1's spoiler.fast: the cards of a hand that have legal targets)
 _playable = playable_cards
 
@@ -131,9 +134,11 @@ class Game(PlayEffects):
         self.labels = {k: v for s in self.sets for k, v in getattr(s, "labels", {}).items()}
         #: Every decision, by round: what each seat selected and every answer given.
         self.decisions: list[dict] = []
-        self._started = False
-        #: The game is starting or playing a round: it cannot be played from inside (ruling 15).
-        self._running = False
+        #: NEW, then RUNNING while it starts or plays a round (it cannot be played from
+        #: inside then: ruling 15), IDLE between rounds. (One attribute, not two flags: a
+        #: FastGame has 29 and CPython keeps at most 30 in its compact instance layout,
+        #: whose attribute reads are faster; tests/test_engine_parts.py checks it.)
+        self._stage = NEW
         # The parts, lowest first (the limits read from this module, where tests change them).
         self._init_guard(MAX_ROUND_STEPS, MAX_ROUND_SECONDS)
         self._init_log(len(seats))
@@ -163,15 +168,13 @@ class Game(PlayEffects):
 
     def start(self) -> None:
         """Game start: random priorities, build and shuffle the deck, deal three each."""
-        if self._started:
+        if self._stage != NEW:
             return
-        if self._running:
-            self._refuse_reentry("start")
-        self._started = self._running = True
+        self._stage = RUNNING
         try:
             self._deal()
         finally:
-            self._running = False
+            self._stage = IDLE
 
     def _deal(self) -> None:
         self._guard_reset()
@@ -203,7 +206,7 @@ class Game(PlayEffects):
 
     def play_round(self) -> None:
         """Play one whole round (selection to end check): every phase of ``ROUND``."""
-        if self._running:
+        if self._stage == RUNNING:
             self._refuse_reentry("play_round")
         if self.over:
             raise GameError("the game is over")
@@ -215,13 +218,13 @@ class Game(PlayEffects):
 
     def _play_out_round(self) -> None:
         """The round from selection on: where a clone taken while players select goes on."""
-        if self._running:
+        if self._stage == RUNNING:
             self._refuse_reentry("play_round")
         self._play_phases(ROUND[_SELECTION:])
 
     def _play_phases(self, phases: tuple[Phase, ...]) -> None:
         hooks = self.hooks
-        self._running = True
+        self._stage = RUNNING
         try:
             for _, hook, step in phases:
                 if step is not None:
@@ -229,10 +232,10 @@ class Game(PlayEffects):
                 if hook is not None and hook in hooks:
                     self._hook(hook, game=self)
         finally:
-            self._running = False
+            self._stage = IDLE
 
     def _refuse_reentry(self, verb: str) -> NoReturn:
-        """Ruling 15: a game that is starting or playing a round (``_running``) is not played
+        """Ruling 15: a game that is starting or playing a round (``RUNNING``) is not played
         from inside it (a hook's or a card's ``game.play_round()`` would record a round
         inside a round)."""
         raise GameError(
@@ -331,7 +334,7 @@ class Game(PlayEffects):
         new.card_names, new.cards_by_id, new.labels = self.card_names, self.cards_by_id, self.labels
         new.state = _copy_state(self.state, new)
         new.decisions = [*self.decisions[:-1], *map(_copy_decisions, self.decisions[-1:])]
-        new._started, new._running = self._started, False  # a clone is played from its start
+        new._stage = NEW if self._stage == NEW else IDLE  # a clone is played from outside
         super()._copy_into(new)
 
 
