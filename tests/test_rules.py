@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from spoiler.agents import RandomAgent
-from spoiler.cards import CardSet, Ongoing
+from spoiler.cards import ANOTHER_PLAYER, CardSet, Ongoing
 from spoiler.engine import CardError, Game, GameError, RoundTooLong, Seat
 from spoiler.state import Status
 from spoiler.testing import agent, check_invariants, kinds, play_round, table
@@ -437,6 +437,52 @@ def test_ruling_4_a_cancelled_play_does_nothing_at_all(toy):
     assert seats_of(events, "played") == [0]
     [cleared] = [e for e in events if e.kind == "cleared"]
     assert sorted(cleared.data["cards"]) == ["toy:herald", "toy:veto"]  # discarded all the same
+
+
+def test_ruling_4_a_play_an_ongoing_before_play_cancels_does_nothing_at_all():
+    """4. … A cancelled play does nothing at all, including its later parts: cancelled by an
+    ongoing effect's ``before_play`` (mid round, as it is about to resolve), the play's main
+    effect never runs, and neither does its "At End of Round" part."""
+    cards = CardSet("ward", "1.0.0")
+
+    class Warding(Ongoing):
+        name = "Warding"
+        text = "This round, every other player's play is cancelled as it resolves."
+
+        def before_play(self, play):
+            if play.player != self.owner:
+                self.cancel(play)
+
+    @cards.card
+    class Ward:
+        text = "At Beginning of Round: this round, every other player's play is cancelled."
+        copies = 4
+
+        def at_beginning(play):
+            play.add_ongoing(Warding())
+
+    @cards.card
+    class Bomb:
+        text = "Another player loses. At End of Round: you win."
+        copies = 4
+        target = ANOTHER_PLAYER
+
+        def main(play):
+            play.lose(play.target)
+
+        def at_end(play):
+            play.note("bomb, end")
+            play.win(play.player)
+
+    game = table([cards], [["Ward"], ["Bomb"]], deck=["Ward"] * 6, priority=[1, 0])
+    events = play_round(game, {1: ("Bomb", 0)})
+    [cancelled] = [e for e in events if e.kind == "cancelled"]
+    assert (cancelled.seat, cancelled.cause) == (1, "ward:ward")
+    assert seats_of(events, "played") == [0]  # Ward resolved (with no main effect); Bomb never
+    assert [e.kind for e in events if e.kind in ("lost", "won", "at_end", "note")] == []
+    assert game.status(0) is IN_PLAY and game.status(1) is IN_PLAY
+    [cleared] = [e for e in events if e.kind == "cleared"]
+    assert sorted(cleared.data["cards"]) == ["ward:bomb", "ward:ward"]  # discarded all the same
 
 
 def test_ruling_4_a_priority_change_reorders_the_parts_still_to_resolve(toy):

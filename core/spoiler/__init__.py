@@ -39,12 +39,12 @@ _LAZY = {
     "NameACard": "spoiler.model.cards",
     "NameANumber": "spoiler.model.cards",
     "Choose": "spoiler.model.cards",
-    "Ongoing": "spoiler.model.cards",
+    "Ongoing": "spoiler.model.verbs",
     "Status": "spoiler.model.state",
     "Game": "spoiler.rules.game",
-    "Play": "spoiler.rules.game",
-    "Seat": "spoiler.rules.game",
-    "Result": "spoiler.rules.game",
+    "Play": "spoiler.model.verbs",
+    "Seat": "spoiler.model.state",
+    "Result": "spoiler.model.state",
     "PlayerView": "spoiler.model.views",
     "Selection": "spoiler.model.views",
     "Question": "spoiler.model.views",
@@ -68,17 +68,17 @@ if TYPE_CHECKING:
     from spoiler.model.cards import Choose as Choose
     from spoiler.model.cards import NameACard as NameACard
     from spoiler.model.cards import NameANumber as NameANumber
-    from spoiler.model.cards import Ongoing as Ongoing
     from spoiler.model.cards import Target as Target
+    from spoiler.model.state import Result as Result
+    from spoiler.model.state import Seat as Seat
     from spoiler.model.state import Status as Status
+    from spoiler.model.verbs import Ongoing as Ongoing
+    from spoiler.model.verbs import Play as Play
     from spoiler.model.views import PlayerView as PlayerView
     from spoiler.model.views import Question as Question
     from spoiler.model.views import Selection as Selection
     from spoiler.plugins.hookspecs import hookimpl as hookimpl
     from spoiler.rules.game import Game as Game
-    from spoiler.rules.game import Play as Play
-    from spoiler.rules.game import Result as Result
-    from spoiler.rules.game import Seat as Seat
 
 
 def __getattr__(name: str) -> Any:

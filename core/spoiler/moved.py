@@ -14,7 +14,7 @@ import sys
 MOVED = {
     "spoiler.state": "spoiler.model.state",
     "spoiler.events": "spoiler.model.events",
-    "spoiler.cards": "spoiler.model.cards",
+    "spoiler.cards": "spoiler.model.authoring",  # the cards and Ongoing, as API 1 had them
     "spoiler.verbs": "spoiler.model.verbs",
     "spoiler.views": "spoiler.model.views",
     "spoiler.interrupts": "spoiler.model.interrupts",

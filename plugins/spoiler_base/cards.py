@@ -16,12 +16,12 @@ from spoiler.model.cards import (
     CardSet,
     NameACard,
     NameANumber,
-    Ongoing,
 )
 from spoiler.model.state import Status
+from spoiler.model.verbs import Ongoing
 
 if TYPE_CHECKING:
-    from spoiler.rules.game import Play
+    from spoiler.model.verbs import Play
 
 base = CardSet(
     "base",

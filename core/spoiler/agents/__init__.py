@@ -27,9 +27,12 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
+# spoiler.search registers the window an agent that searches finds in view.search (the
+# seam is spoiler.rules.selection): imported here, where every bot comes from.
+import spoiler.search  # noqa: F401
+from spoiler.model.errors import GameError
 from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
 from spoiler.model.views import PlayerView, Question, Selection
-from spoiler.rules.game import GameError
 
 
 class Agent(Protocol):

@@ -1,4 +1,5 @@
-"""The card model: cards, card sets, what a card asks for, and ongoing effects.
+"""The card model: cards, card sets, what a card asks for (ongoing effects, which act
+through the verbs, are in ``spoiler.model.verbs``).
 
 A card is declared as a class whose attributes read like the printed card::
 
@@ -31,15 +32,9 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from types import EllipsisType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from spoiler.model.state import Status
-from spoiler.model.verbs import Verbs
-
-if TYPE_CHECKING:
-    from spoiler.plugins.hookspecs import Cause
-    from spoiler.rules.game import Play
 
 
 # -- targets ---------------------------------------------------------------------------------
@@ -554,113 +549,3 @@ def _takes(fn: Callable[..., object], n: int) -> bool:
     except ValueError:  # no signature to read (a builtin): give it the benefit of the doubt
         return True
     return True
-
-
-# -- ongoing effects -------------------------------------------------------------------------
-#: What an Ongoing subclass sets to say what it is and how long it lasts.
-_ONGOING_FIELDS = ("name", "text", "rounds", "keeps_card")
-
-
-class Ongoing(Verbs):
-    """An effect that lasts beyond its card's round. Subclass it and override the handlers
-    you need; the engine calls only the ones you override.
-
-    ``rounds``: how many round ends it lasts (1 = until the end of this round; None = until
-    removed). ``keeps_card``: the card that made it stays on the table until it ends.
-    Handlers act through the verbs (``self.lose(...)``) and may keep state on ``self``.
-    """
-
-    name = "Ongoing effect"
-    text = ""
-    rounds: int | None = 1
-    keeps_card = False
-
-    #: Handlers an ongoing effect may override; each mirrors a card-effect hook.
-    HANDLERS = (
-        "at_beginning",
-        "at_end",
-        "before_play",
-        "after_play",
-        "would_lose",
-        "would_win",
-        "card_drawn",
-        "card_discarded",
-        "card_given",
-    )
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A handler's name and parameters are checked when the class is declared: a
-        misspelt handler would otherwise never be called, and say nothing."""
-        super().__init_subclass__(**kwargs)
-        for attr, value in vars(cls).items():
-            if not attr.startswith("_") and not callable(value) and not hasattr(Ongoing, attr):
-                # an attribute: `round = 2` would last one round all the same
-                close = difflib.get_close_matches(attr, _ONGOING_FIELDS, n=1, cutoff=0.8)
-                if close:
-                    raise TypeError(
-                        f"{cls.__name__}.{attr} is not an Ongoing attribute, so it changes "
-                        f"nothing: did you mean {close[0]!r}?"
-                    )
-            if attr.startswith("_") or not inspect.isfunction(value):
-                continue
-            if attr in Ongoing.HANDLERS:
-                wanted = [p for p in inspect.signature(getattr(Ongoing, attr)).parameters]
-                if not _takes(value, len(wanted)):
-                    raise TypeError(
-                        f"{cls.__name__}.{attr} must take ({', '.join(wanted)}), like the "
-                        f"Ongoing handler it overrides"
-                    )
-                continue
-            if hasattr(Ongoing, attr):
-                continue
-            close = difflib.get_close_matches(attr, Ongoing.HANDLERS, n=1, cutoff=0.8)
-            if close:
-                raise TypeError(
-                    f"{cls.__name__}.{attr} is not an Ongoing handler, so it would never be "
-                    f"called: did you mean {close[0]!r}? (handlers: {', '.join(Ongoing.HANDLERS)})"
-                )
-
-    def __init__(self, rounds: int | EllipsisType | None = ..., **state: Any):
-        if rounds is not ...:
-            self.rounds = rounds
-        self.__dict__.update(state)
-        # Set by the engine when the effect is added (and ``game``, declared by Verbs):
-        self.owner: int = -1
-        self.card: Card | None = None
-
-    def end(self) -> None:
-        """Remove this effect now."""
-        self.game.end_ongoing(self)
-
-    # Handlers (default: do nothing). Overriding one is what makes the engine call it.
-    def at_beginning(self) -> None:
-        """Resolves with the "At Beginning of Round" parts."""
-
-    def at_end(self) -> None:
-        """Resolves with the "At End of Round" parts."""
-
-    def before_play(self, play: Play) -> None:
-        """Before a play resolves; may cancel or redirect it."""
-
-    def after_play(self, play: Play) -> None:
-        """After a play resolved."""
-
-    def would_lose(self, seat: int, cause: Cause) -> bool:
-        """Return True to prevent the loss."""
-        return False
-
-    def would_win(self, seat: int, cause: Cause) -> bool:
-        """Return True to prevent the win."""
-        return False
-
-    def card_drawn(self, seat: int, card: Card) -> None:
-        """A player drew a card."""
-
-    def card_discarded(self, seat: int, card: Card, cause: Cause) -> None:
-        """A card was discarded."""
-
-    def card_given(self, giver: int, receiver: int, card: Card, cause: Cause) -> None:
-        """A card changed hands."""
-
-    def __repr__(self) -> str:
-        return f"<Ongoing {self.name} of seat {self.owner}, rounds={self.rounds}>"

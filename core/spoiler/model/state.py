@@ -1,13 +1,16 @@
-"""The game state: plain data. Only the engine (``spoiler.engine.Game``) writes it."""
+"""The game state: plain data. Only the engine (``spoiler.rules.game.Game``) writes it.
+
+Also the two plain records around it: a ``Seat`` (who plays, and through which agent) and
+the ``Result`` a game ends with.
+"""
 
 from __future__ import annotations
 
 import enum
 import random
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from spoiler.rules.game import Result
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 
 class Status(enum.IntEnum):
@@ -23,6 +26,34 @@ class Status(enum.IntEnum):
 
     def __str__(self) -> str:
         return self.name.lower().replace("_", " ")
+
+
+@dataclass
+class Seat:
+    """A player at the table: a name and the agent that decides for them."""
+
+    name: str
+    agent: Any
+    kind: str = "bot"  # "human" or the bot kind, as recorded
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended. kind: "win" (someone won), "default" (one player left),
+    "all_lost" (everyone lost equally) or "draw" (the round limit was reached)."""
+
+    kind: str
+    winners: tuple[int, ...]
+    round: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        who = " and ".join(names[s] for s in self.winners)
+        return {
+            "win": f"{who} won in round {self.round}.",
+            "default": f"{who} won by default in round {self.round}: everyone else lost.",
+            "all_lost": f"Everyone lost in round {self.round}.",
+            "draw": f"Draw: the round limit of {self.round} was reached with no winner.",
+        }[self.kind]
 
 
 class PlayerState:

@@ -32,6 +32,7 @@ from spoiler.entrypoints import allowlist as _allowlist
 from spoiler.model.cards import CardSet, declaration_problems, refusal
 from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
 from spoiler.plugins import hookspecs
+from spoiler.plugins.rulehooks import with_rules
 
 GROUP = "spoiler"
 GAME_HOOKS = tuple(
@@ -209,7 +210,7 @@ class Registry:
             )
             if caller.get_hookimpls():
                 hooks[name] = caller
-        return hooks
+        return with_rules(self.pm, hooks)
 
     def broken(self) -> list[PluginInfo]:
         return [p for p in self.plugins.values() if p.status == "broken"]
@@ -391,13 +392,19 @@ def hooks_for(*plugins) -> dict:
     pm = pluggy.PluginManager(GROUP)
     pm.add_hookspecs(hookspecs)
     for plugin in plugins:
-        pm.register(plugin)
+        # Named as its entry point would be (spoiler_chrono: "chrono"), which names its rule.
+        module = getattr(plugin, "__name__", None)
+        name = module.rpartition(".")[2].removeprefix("spoiler_") if module else None
+        pm.register(plugin, name=name)
     pm.check_pending()
-    return {
-        name: getattr(pm.hook, name)
-        for name in GAME_HOOKS
-        if getattr(pm.hook, name).get_hookimpls()
-    }
+    return with_rules(
+        pm,
+        {
+            name: getattr(pm.hook, name)
+            for name in GAME_HOOKS
+            if getattr(pm.hook, name).get_hookimpls()
+        },
+    )
 
 
 def _register(registry: Registry, info: PluginInfo, plugin) -> None:
@@ -452,9 +459,11 @@ def _bad_parameters(pm: pluggy.PluginManager, plugin) -> str | None:
             continue
         extra = [p for p in params if p not in specs[attr] and p != "self"]
         if extra:
+            # (``rule``, which every phase and effect hook has, goes without saying.)
+            own = [p for p in specs[attr] if p != "rule"]
             return (
                 f"{attr} asks for {', '.join(extra)}, which the hook does not have; "
-                f"its parameters are: {', '.join(specs[attr])}"
+                f"its parameters are: {', '.join(own)}"
             )
     return None
 
@@ -629,7 +638,9 @@ def _trace(pm: pluggy.PluginManager) -> None:
 
     def before(hook_name, hook_impls, kwargs):
         names = ", ".join(i.plugin_name for i in hook_impls)
-        print(f"hook {hook_name}({', '.join(sorted(kwargs))}) -> [{names}]", file=sys.stderr)
+        # ``rule`` is None when no implementation of the hook takes it (plugins.rulehooks).
+        given = sorted(k for k, v in kwargs.items() if v is not None or k != "rule")
+        print(f"hook {hook_name}({', '.join(given)}) -> [{names}]", file=sys.stderr)
 
     def after(outcome, hook_name, hook_impls, kwargs):
         if outcome.exception is not None:

@@ -15,92 +15,32 @@ A copy is taken between rounds or while players select (before anyone's card lef
 hand); ``play_out_round(copy)`` plays the rest of that round. Plugins' hooks run in copies
 as in the game, so a hook must act only on the game it is given. Ongoing effects are copied
 with ``copy.copy`` (their own state is kept in plain attributes, as the shipped sets do).
+``Game.clone`` makes the copies: each part of the engine copies what it holds.
 """
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 
-from spoiler.model.state import GameState, PlayerState
+from spoiler.model.state import Seat
 from spoiler.model.views import EventLog, Secrets, seen_events
-from spoiler.rules.game import Game, Play, Seat
+from spoiler.rules.game import Game
+from spoiler.rules.selection import register_search_window
 from spoiler.search.fast import FastGame
 
 
 def clone(game: Game, agents: list | None = None, *, fast: bool = False, log=None) -> Game:
-    """An independent copy of ``game`` whose seats play with ``agents`` (default: the same
-    agent objects). ``fast``: the copy is a ``FastGame``; ``log``: a fast copy keeps (True)
-    or drops (False) the event log (default: as the copy's agents need it)."""
-    cls = FastGame if fast else type(game)
-    new = object.__new__(cls)
-    new.__dict__.update(game.__dict__)
-    if agents is None:
-        agents = [seat.agent for seat in game.seats]
-    new.seats = [Seat(s.name, a, s.kind) for s, a in zip(game.seats, agents, strict=True)]
-    new.decisions = [*game.decisions[:-1], *map(_copy_decisions, game.decisions[-1:])]
-    new._order = list(game._order)
-    new._rank = dict(game._rank)
-    new._public_log = EventLog(game._public_log)
-    new._secrets = [Secrets(s) for s in game._secrets]
-    new.state = _copy_state(game.state, new)
-    _rebuild_handlers(new, game)
+    """An independent copy of ``game`` (``Game.clone``) whose seats play with ``agents``
+    (default: the same agent objects). ``fast``: the copy is a ``FastGame``; ``log``: a fast
+    copy keeps (True) or drops (False) the event log (default: as the copy's agents need it)."""
+    new = game.clone(agents, kind=FastGame if fast else type(game))
     if isinstance(new, FastGame):
         new._fast_setup(log if log is not None else getattr(game, "logging", None))
-    if new.__dict__.get("logging") is False:
+    if getattr(new, "logging", None) is False:
         new.state.log, new._public_log = [], EventLog()
         new._secrets = [Secrets() for _ in new.seats]
     return new
-
-
-def _copy_decisions(record: dict) -> dict:
-    return {
-        "round": record["round"],
-        "selections": dict(record["selections"]),
-        "answers": list(record["answers"]),
-    }
-
-
-def _copy_state(st: GameState, game: Game) -> GameState:
-    new = object.__new__(GameState)
-    new.players = []
-    for p in st.players:
-        q = object.__new__(PlayerState)
-        q.seat, q.name, q.status = p.seat, p.name, p.status
-        q.hand, q.counters, q.known = list(p.hand), dict(p.counters), dict(p.known)
-        new.players.append(q)
-    new.deck, new.discard, new.in_play = list(st.deck), list(st.discard), list(st.in_play)
-    new.priority, new.round, new.result, new.built = (
-        list(st.priority),
-        st.round,
-        st.result,
-        st.built,
-    )
-    new.rng = random.Random()
-    new.rng.setstate(st.rng.getstate())
-    new.log = list(st.log)
-    new.ongoing = []
-    for effect in st.ongoing:
-        twin = copy.copy(effect)
-        twin.game = game
-        new.ongoing.append(twin)
-    new.plays = []
-    for play in st.plays:
-        twin = Play(game, play.player, play.card, play.targets, play.info)
-        twin.cancelled, twin.resolved = play.cancelled, play.resolved
-        twin.acting_as, twin.kept = play.acting_as, play.kept
-        new.plays.append(twin)
-    return new
-
-
-def _rebuild_handlers(new: Game, old: Game) -> None:
-    """The copy's handler lists: the copied effects, in the same order as the original's."""
-    twin_of = {id(a): b for a, b in zip(old.state.ongoing, new.state.ongoing, strict=True)}
-    new._handlers = {
-        handler: [twin_of[id(e)] for e in effects if id(e) in twin_of]
-        for handler, effects in old._handlers.items()
-    }
 
 
 def play_out_round(game: Game) -> None:
@@ -228,7 +168,7 @@ def determinize(
     new.decisions = [
         {"round": r["round"], "selections": {}, "answers": []} for r in game.decisions[-1:]
     ]
-    if new.__dict__.get("logging", True):  # the log as this seat saw it, and no one else's
+    if getattr(new, "logging", True):  # the log as this seat saw it, and no one else's
         new.state.log = list(
             seen_events(new._public_log, game._secrets[seat], len(new._public_log))
         )
@@ -272,6 +212,10 @@ class Searcher:
                     else:
                         known[s].append(card_id)
         return determinize(self._root, self.seat, rng, known=known, fast=True, log=False)
+
+
+# Agents that search find a Searcher in view.search (the seam: spoiler.rules.selection).
+register_search_window(Searcher)
 
 
 def set_agents(game: Game, agents: list) -> None:

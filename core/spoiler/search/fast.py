@@ -18,8 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from spoiler.model.verbs import Play
 from spoiler.model.views import PlayerView
-from spoiler.rules.game import Game, Play, _playable
+from spoiler.rules.game import Game
+from spoiler.rules.guard import Guard
+from spoiler.rules.legality import playable_cards
 
 
 class FastGame(Game):
@@ -29,6 +32,11 @@ class FastGame(Game):
     def __init__(self, *args, log: bool | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self._fast_setup(log)
+
+    def _copy_into(self, new: Guard) -> None:
+        super()._copy_into(new)
+        assert isinstance(new, FastGame)
+        new.logging, new._builtin = self.logging, self._builtin
 
     def _fast_setup(self, log: bool | None) -> None:
         agents = [seat.agent for seat in self.seats]
@@ -50,9 +58,7 @@ class FastGame(Game):
         agent = self.seats[seat].agent
         view = LazyView(self, seat, legal, playable)
         if getattr(agent, "searches", False):
-            from spoiler.search import Searcher
-
-            view.search = Searcher(self, seat)
+            view.search = self._search_window(seat)
         selection = agent.select(view)
         targets = selection.targets
         if targets.__class__ is not tuple:
@@ -101,7 +107,7 @@ class LazyView:
         self.round = game.state.round
         self._legal = game.legal_targets(seat) if legal is None else legal
         if playable is None:
-            playable = tuple(_playable(game.state.players[seat].hand, self._legal))
+            playable = tuple(playable_cards(game.state.players[seat].hand, self._legal))
         self.playable = playable
         self.card_names = game.card_names
         self.error = None

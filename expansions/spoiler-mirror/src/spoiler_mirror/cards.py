@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spoiler.model.cards import ANOTHER_PLAYER, CardSet, NameACard, Ongoing
+from spoiler.model.cards import ANOTHER_PLAYER, CardSet, NameACard
+from spoiler.model.verbs import Ongoing
 
 if TYPE_CHECKING:
     from spoiler.rules.game import Play

@@ -1,0 +1,83 @@
+"""Hooks get what cards get: a phase or card-effect hook may take a ``rule`` argument, the
+verbs of its plugin's rule (``spoiler.model.verbs.Rule``), whose cause is the rule's id,
+``"<plugin>:rule"`` (the plugin's name as registered: its entry point's name).
+
+Pluggy hands every implementation the same arguments, so a per-plugin ``rule`` needs a
+per-plugin call only when two plugins' implementations of one hook both take it. A
+``RuleCaller`` wraps a hook caller once per game's hooks (``Registry.game_hooks``,
+``hooks_for``) and picks the cheapest way for that hook:
+
+* no implementation takes ``rule``: one call, ``rule=None``;
+* one plugin's does: one call, with that plugin's rule;
+* several do: each implementation called through a caller of its plugin alone (made once,
+  with ``pm.subset_hook_caller``), in pluggy's order, with its own rule; a ``firstresult``
+  hook stops at the first answer that is not None, as pluggy would.
+
+The cost is one Python call per hook call and a ``Rule`` made per call to a hook that takes
+it (no registering per play: that costs ~600 µs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pluggy
+
+from spoiler.model.verbs import Rule
+
+
+def rule_id(plugin_name: str) -> str:
+    """The cause a plugin's rule names: ``"<plugin>:rule"``."""
+    return f"{plugin_name}:rule"
+
+
+class RuleCaller:
+    """A hook caller that gives each implementation taking ``rule`` its plugin's rule."""
+
+    __slots__ = ("name", "_caller", "_rule", "_each", "_firstresult")
+
+    def __init__(self, pm: pluggy.PluginManager, caller: Any):
+        self.name: str = caller.name
+        self._caller = caller
+        impls = caller.get_hookimpls()
+        takers = [impl for impl in impls if "rule" in impl.argnames]
+        spec = caller.spec
+        self._firstresult = bool(spec is not None and spec.opts.get("firstresult"))
+        #: The one rule id to pass, when at most one plugin's implementation takes it.
+        self._rule: str | None = rule_id(takers[0].plugin_name) if len(takers) == 1 else None
+        #: (caller of one plugin, its rule id or None) in pluggy's calling order, when
+        #: several take it.
+        self._each: list[tuple[Callable[..., Any], str | None]] = []
+        if len(takers) > 1:
+            plugins = pm.get_plugins()
+            for impl in reversed(impls):  # pluggy calls the last registered first
+                alone = pm.subset_hook_caller(
+                    self.name, [p for p in plugins if p is not impl.plugin]
+                )
+                taken = rule_id(impl.plugin_name) if "rule" in impl.argnames else None
+                self._each.append((alone, taken))
+
+    def __call__(self, **kwargs: Any) -> Any:
+        if not self._each:
+            rule = self._rule
+            return self._caller(rule=None if rule is None else Rule(kwargs["game"], rule), **kwargs)
+        game = kwargs["game"]
+        results = []
+        for alone, taken in self._each:
+            answer = alone(rule=None if taken is None else Rule(game, taken), **kwargs)
+            if self._firstresult:
+                if answer is not None:
+                    return answer
+            else:
+                results.extend(answer)
+        return None if self._firstresult else results
+
+    def get_hookimpls(self) -> list[pluggy.HookImpl]:
+        """The implementations, as the wrapped caller has them (for blaming a plugin)."""
+        return self._caller.get_hookimpls()
+
+
+def with_rules(pm: pluggy.PluginManager, callers: dict[str, Any]) -> dict[str, RuleCaller]:
+    """The game's hook callers, each giving ``rule`` to the implementations that take it."""
+    return {name: RuleCaller(pm, caller) for name, caller in callers.items()}

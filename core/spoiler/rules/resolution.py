@@ -1,0 +1,185 @@
+"""Resolution in priority order: the round's order, the parts and plays resolving in it,
+running one effect (which may fizzle), and the ongoing effects' handler lists.
+
+The engine keeps this round's order beside the lasting ``state.priority``: a change "for
+this round" moves a player in this round's order only, and the parts still to resolve
+follow it at once (ruling 4). Ongoing effects take part without pluggy: for each handler
+name, the effects whose class overrides it, called directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
+from typing import Any
+
+from spoiler.model.cards import Card
+from spoiler.model.errors import CardError, GameError
+from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
+from spoiler.model.verbs import Cause, Ongoing, Play
+from spoiler.rules.guard import Guard
+from spoiler.rules.hooks import Hooks
+from spoiler.rules.log import cause_id, seat_of
+
+
+class Resolution(Hooks):
+    """The part of the engine that resolves plays and parts in priority order."""
+
+    def _init_resolution(self) -> None:
+        self._order: list[int] = []  # this round's priority order (may differ from state.priority)
+        self._rank: dict[int, int] = {}
+        self._order_version = 0
+        #: For each handler, the ongoing effects overriding it, in ``state.ongoing``'s order.
+        self._handlers: dict[str, list[Ongoing]] = {h: [] for h in Ongoing.HANDLERS}
+
+    def _copy_into(self, new: Guard) -> None:
+        """(``new.state`` is already the copied state: the handler lists hold its effects.)"""
+        super()._copy_into(new)
+        assert isinstance(new, Resolution)
+        new._order = list(self._order)
+        new._rank = dict(self._rank)
+        new._order_version = self._order_version
+        twin_of = {id(a): b for a, b in zip(self.state.ongoing, new.state.ongoing, strict=True)}
+        new._handlers = {
+            handler: [twin_of[id(e)] for e in effects if id(e) in twin_of]
+            for handler, effects in self._handlers.items()
+        }
+
+    def _reorder(self) -> None:
+        self._rank = {seat: i for i, seat in enumerate(self._order)}
+        self._order_version += 1
+
+    def _in_priority(self, items: list[tuple]) -> Iterator[tuple]:
+        """Yield (seat, tiebreak, thing) items in this round's priority order, following
+        priority changes made while they resolve."""
+        remaining = list(items)
+        while remaining:
+            version = self._order_version
+            rank = self._rank
+            # An effect with no owner (added by a rule) has no priority: it goes first.
+            remaining.sort(key=lambda it: rank.get(it[0], -1) * 2 + it[1])
+            while remaining and version == self._order_version:
+                yield remaining.pop(0)
+
+    def _resolve_parts(self, part: str) -> None:
+        """Resolve every "At Beginning/End of Round" part, cards and ongoing effects,
+        in priority order (an older ongoing effect before a new card of the same player)."""
+        items = [(p.player, 1, p) for p in self.state.plays if getattr(p.card, part)]
+        effects = self._handlers[part]
+        if effects:
+            items = [(o.owner, 0, o) for o in effects] + items
+        elif not items:
+            return
+        for _, _, item in self._in_priority(items):
+            if isinstance(item, Play):
+                if not item.cancelled:
+                    self._emit(part, item.player, item.card.id, {"card": item.card.id})
+                    self._run(item, getattr(item.card, part), item)
+            elif item in self.state.ongoing:
+                self._run(item, getattr(item, part))
+
+    def _resolve_beginning(self) -> None:
+        self._resolve_parts("at_beginning")
+
+    def _resolve_plays(self) -> None:
+        """Mid round: each play's main effect, in priority order."""
+        for _, _, play in self._in_priority([(p.player, 1, p) for p in self.state.plays]):
+            self._resolve(play)
+
+    def _resolve_end(self) -> None:
+        self._resolve_parts("at_end")
+
+    def _resolve(self, play: Play) -> None:
+        if play.cancelled:
+            return
+        if "spoiler_before_play" in self.hooks:
+            self._hook("spoiler_before_play", game=self, play=play)
+        handlers = self._handlers
+        if handlers["before_play"]:  # (checked here: most plays meet no such effect)
+            for effect in self._live("before_play"):
+                self._run(effect, effect.before_play, play)
+        if play.cancelled:
+            return
+        play.resolved = True
+        ask = play.card.ask
+        if ask is not None and ask.secret:  # told only once the main effect is over
+            self._emit(
+                "played",
+                play.player,
+                play.card.id,
+                {"card": play.card.id, "targets": tuple(play.targets)},
+                {"info": play.info},
+                self._only[play.player],
+            )
+        else:
+            self._emit(
+                "played",
+                play.player,
+                play.card.id,
+                {"card": play.card.id, "targets": tuple(play.targets), "info": play.info},
+            )
+        acting_as = play.acting_as
+        if acting_as.main is not None:  # blamed on the card whose code runs, if replaced
+            self._run(play, acting_as.main, play, card=acting_as)
+        if ask is not None and ask.secret:
+            self._emit(
+                "revealed", play.player, play.card.id, {"card": play.card.id, "info": play.info}
+            )
+        if "spoiler_after_play" in self.hooks:
+            self._hook("spoiler_after_play", game=self, play=play)
+        if handlers["after_play"]:
+            for effect in self._live("after_play"):
+                self._run(effect, effect.after_play, play)
+
+    def _run(
+        self, source: object, fn: Callable[..., object], *args: Any, card: Card | None = None
+    ) -> None:
+        """Run one effect of ``source`` (a play or an ongoing effect). If it raises, it
+        fizzles, the log says why, and the game goes on, unless the game is strict. ``card``:
+        the card whose code this is, when not ``source.card`` (a replaced play)."""
+        self._steps -= 1
+        if self._steps <= 0:
+            self._guard()
+        try:
+            fn(*args)
+        except (EOFError, GameError, Stop):
+            raise
+        except PLUGIN_FAILURES as exc:  # sys.exit() or KeyboardInterrupt in a card is its bug
+            card = card or getattr(source, "card", None)
+            if self.strict:
+                blamed = card.id if card is not None else cause_id(source)
+                raise CardError(f"{blamed}: {type(exc).__name__}: {exc}") from exc
+            self._emit(
+                "fizzled",
+                seat_of(source),
+                card.id if card is not None else source,
+                {
+                    "card": card.id if card else None,
+                    "set": card.set_name if card else None,
+                    "error": f"{type(exc).__name__}: {exc}",
+                },
+            )
+
+    def _live(self, handler: str) -> Iterable[Ongoing]:
+        """The effects with this handler, walked over a copy because handlers may add or end
+        effects: one ended by an earlier handler is skipped, one added joins from the next
+        event on."""
+        effects = self._handlers[handler]
+        if not effects:
+            return ()
+        return (e for e in list(effects) if e in self.state.ongoing)
+
+    def _prevents(
+        self, effect: Ongoing, handler: Callable[[int, Cause], object], seat: int, cause: Cause
+    ) -> bool:
+        """Does an ongoing effect prevent a loss or a win? One that raises fizzles like any
+        effect, and prevents nothing."""
+        answers = []
+        self._run(effect, lambda: answers.append(handler(seat, cause)))
+        return bool(answers and answers[0])
+
+
+@cache
+def overridden(kind: type) -> frozenset[str]:
+    """The handlers an Ongoing subclass overrides (only those are ever called)."""
+    return frozenset(h for h in Ongoing.HANDLERS if getattr(kind, h) is not getattr(Ongoing, h))

@@ -1,0 +1,109 @@
+"""Hooks get what cards get: a phase or card-effect hook may take ``rule``, the verbs of its
+plugin's rule, whose cause is ``"<plugin>:rule"`` (docs/hooks.md, the rule argument)."""
+
+from __future__ import annotations
+
+import types
+
+from spoiler import hookimpl
+from spoiler.plugins import hooks_for
+from spoiler.state import Status
+from spoiler.testing import play_round, table
+
+DECK = ["Blank"] * 12
+
+
+def plugin(name: str, **hooks) -> types.ModuleType:
+    """A plugin module named ``spoiler_<name>`` whose hooks are these functions."""
+    module = types.ModuleType(f"spoiler_{name}")
+    for hook, fn in hooks.items():
+        fn.__name__ = hook
+        setattr(module, hook, hookimpl(fn))
+    return module
+
+
+def test_a_hook_acts_through_its_rule_whose_cause_is_the_plugins_rule(toy):
+    """``rule.lose(seat)`` is ``game.lose(seat, cause="<plugin>:rule")``."""
+
+    def spoiler_round_end(game, rule):
+        if game.round == 1:
+            rule.lose(1)
+            rule.note(f"{rule.id} struck")
+
+    game = table(
+        [toy],
+        [["Blank"], ["Blank"], ["Blank"]],
+        deck=DECK,
+        hooks=hooks_for(plugin("sudden", spoiler_round_end=spoiler_round_end)),
+    )
+    events = play_round(game)
+    lost = [e for e in events if e.kind == "lost"]
+    assert [(e.seat, e.cause) for e in lost] == [(1, "sudden:rule")]
+    assert [e.data["message"] for e in events if e.kind == "note"] == ["sudden:rule struck"]
+    assert game.status(1) is Status.LOST
+
+
+def test_two_plugins_on_one_hook_each_get_their_own_rule(toy):
+    """Each implementation acts as its own plugin's rule, in pluggy's order (the last
+    registered first), and one that takes no rule still runs."""
+    seen = []
+
+    def first(game, rule):
+        rule.add_counter(0, "first:mark")
+
+    def second(game, rule):
+        rule.add_counter(1, "second:mark")
+
+    def plain(game):
+        seen.append(game.round)
+
+    hooks = hooks_for(
+        plugin("first", spoiler_round_start=first),
+        plugin("plain", spoiler_round_start=plain),
+        plugin("second", spoiler_round_start=second),
+    )
+    game = table([toy], [["Blank"], ["Blank"]], deck=DECK, hooks=hooks)
+    events = play_round(game)
+    counters = [(e.seat, e.cause) for e in events if e.kind == "counter"]
+    assert counters == [(1, "second:rule"), (0, "first:rule")]
+    assert seen == [1]
+
+
+def test_a_would_lose_hook_with_its_rule_prevents_and_the_first_answer_stops_the_others(toy):
+    """A firstresult hook split by plugin still stops at the first True, as pluggy does."""
+    asked = []
+
+    def shield(game, seat, cause, rule):
+        asked.append("shield")
+        rule.note("shielded")
+        return True
+
+    def second(game, seat, cause, rule):
+        asked.append("second")
+        return None
+
+    hooks = hooks_for(
+        plugin("shield", spoiler_would_lose=shield), plugin("later", spoiler_would_lose=second)
+    )
+    game = table([toy], [["Doom"], ["Blank"]], deck=DECK, hooks=hooks)
+    events = play_round(game, {0: ("Doom", 1)})
+    assert asked == ["second", "shield"]
+    assert game.status(1) is Status.IN_PLAY
+    assert [e.cause for e in events if e.kind == "note"] == ["shield:rule"]
+    assert [e.kind for e in events if e.seat == 1 and "loss" in e.kind] == ["loss_prevented"]
+
+
+def test_a_hook_that_takes_no_rule_keeps_working(toy):
+    """Existing implementations take a subset of the arguments, as pluggy allows."""
+
+    def spoiler_round_end(game):
+        game.win(0, cause="old:rule")
+
+    game = table(
+        [toy],
+        [["Blank"], ["Blank"]],
+        deck=DECK,
+        hooks=hooks_for(plugin("old", spoiler_round_end=spoiler_round_end)),
+    )
+    play_round(game)
+    assert game.result is not None and game.result.winners == (0,)
