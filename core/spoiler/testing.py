@@ -15,7 +15,6 @@ Seats whose selection is not scripted play a uniformly random legal card.
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -27,6 +26,8 @@ from spoiler.model.views import PlayerView, Question, Selection
 from spoiler.plugins import Registry
 from spoiler.plugins import load as _load_plugins  # (not a test's stand-in for it)
 from spoiler.rules.game import Game, Seat
+from spoiler.rules.invariants import InvariantBroken as InvariantBroken  # re-exported
+from spoiler.rules.invariants import check_invariants
 
 
 class TestAgent:
@@ -142,33 +143,6 @@ def play_round(
 
 def kinds(events: Iterable[Event]) -> list[str]:
     return [e.kind for e in events]
-
-
-class InvariantBroken(AssertionError):
-    """An engine invariant does not hold. Raised explicitly (not by ``assert``), so the
-    checks hold under ``python -O`` too; an AssertionError, so pytest reports it as one."""
-
-
-def check_invariants(game: Game) -> None:
-    """The engine's invariants between rounds; raises InvariantBroken naming the broken one."""
-    st = game.state
-    table_now = Counter(c.id for c in st.deck + st.discard + st.in_play)
-    for p in st.players:
-        table_now.update(c.id for c in p.hand)
-    table_now.update(play.card.id for play in st.plays)
-    built = Counter(c.id for c in st.built)
-    if table_now != built:
-        raise InvariantBroken(
-            f"cards not conserved: {dict(table_now - built)} extra, "
-            f"{dict(built - table_now)} missing"
-        )
-    if sorted(st.priority) != list(range(len(st.players))):
-        raise InvariantBroken(f"priority {st.priority} is not a permutation")
-    for p in st.players:
-        if not isinstance(p.status, Status):
-            raise InvariantBroken(f"{p.name} has status {p.status!r}")
-    if st.result is None and st.round >= game.max_rounds:
-        raise InvariantBroken("the game went past its round limit")
 
 
 class RandomGameFailed(AssertionError):

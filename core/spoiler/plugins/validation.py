@@ -156,7 +156,7 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
     is called after each game."""
     from spoiler.agents import RandomAgent
     from spoiler.rules.game import Game, GameError, RoundTooLong, Seat
-    from spoiler.testing import check_invariants
+    from spoiler.rules.invariants import check_invariants
 
     card_set = registry.sets[set_name]
     names = sorted({set_name, BASE} & set(registry.sets)) or [set_name]
