@@ -180,6 +180,8 @@ def layer_problems(
     rank = {layer: i for i, layer in enumerate(layers)}
     known = modules(root)
     outside = frozenset(outside)
+    found = list(found)
+    foundation = _foundation(found, package, known)
     problems = []
     for imp in found:
         if imp.package_edge:
@@ -203,6 +205,8 @@ def layer_problems(
         elif there is None:
             if imp.imported == package and set(imp.names) <= FACADE_NAMES:
                 continue
+            if imp.imported in foundation:
+                continue
             taken = f" ({', '.join(imp.names)})" if imp.names else ""
             problems.append(
                 f"facade: {imp.importer} -> {imp.imported}{taken}  {where}: a layer imports "
@@ -214,6 +218,15 @@ def layer_problems(
                 f"{where}"
             )
     return sorted(set(problems))
+
+
+def _foundation(found: list[Import], package: str, known: dict[str, Path]) -> frozenset[str]:
+    """The top-level modules that import nothing of the package (spoiler.entrypoints): below
+    every layer, so any may import them."""
+    leaning = {imp.importer for imp in found if imp.imported.partition(".")[0] == package}
+    return frozenset(
+        m for m in known if m != package and _layer(m, package, known) is None and m not in leaning
+    )
 
 
 def _layer(module: str, package: str, known: dict[str, Path]) -> str | None:
@@ -393,6 +406,20 @@ def test_a_layer_may_import_only_the_version_of_the_facade(tmp_path):
         "the facade but API_VERSION and __version__ from pkg",
         "layers: pkg.low.a (low) -> pkg.high (high, a higher layer)  src/pkg/low/a.py:2",
     ]
+
+
+def test_a_top_level_module_that_imports_nothing_of_the_package_is_below_every_layer(tmp_path):
+    root = make(
+        tmp_path,
+        {
+            "pkg/low/a.py": "import pkg.base\nimport pkg.helper\n",
+            "pkg/base.py": "import os\n",
+            "pkg/helper.py": "import pkg.low.a\n",
+        },
+    )
+    found = check(root)
+    assert any("pkg.low.a -> pkg.helper" in line for line in found), found
+    assert not any("pkg.base" in line for line in found), found
 
 
 def test_a_plugin_package_is_never_imported(tmp_path):
