@@ -108,7 +108,7 @@ def ladder(kinds: Sequence[str], games: Sequence[dict]) -> dict:
         teams = model.rate([[rating[k]] for k in order], ranks=[float(places[k]) for k in order])
         for kind, (new,) in zip(order, teams, strict=True):
             rating[kind] = new
-    ratings = [
+    ratings: list[dict] = [
         {
             "bot": kind,
             "mu": round(rating[kind].mu, 3),
