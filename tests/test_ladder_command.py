@@ -127,6 +127,21 @@ def test_the_ladder_is_the_same_with_one_process_or_two():
     assert one == two
 
 
+def test_the_ladder_is_the_same_on_a_dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    args = ("--bots", "random,greedy", "--games", "16", "--sets", "base")
+    with distributed.LocalCluster(
+        n_workers=2,
+        processes=False,
+        threads_per_worker=1,
+        host="127.0.0.1",
+        protocol="tcp://",
+        dashboard_address=None,
+    ) as cluster:
+        on_cluster = ladder(*args, "--cluster", cluster.scheduler_address)
+    assert on_cluster == ladder(*args, "--jobs", "1")
+
+
 def test_a_program_bot_can_be_on_the_ladder():
     f = ladder(
         *("--bots", f"greedy,exec:{sys.executable} {LEGAL_BOT}", "--games", "6"),
@@ -183,3 +198,17 @@ def test_the_table_shows_ratings_and_head_to_head():
     assert result.exit_code == 0, result.output
     for words in ("Ratings (OpenSkill, Plackett-Luce)", "95% interval", "Head to head", "vs 2"):
         assert words in result.stdout
+
+
+def test_simulate_takes_a_kind_with_options_of_its_own_too():
+    result = runner.invoke(
+        app,
+        [
+            *("simulate", "--bots", "greedy,expert@think=2", "--games", "2", "--sets", "base"),
+            *("--jobs", "1", "--json"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert set(figures["win_rate_by_kind"]) == {"greedy", "expert@think=2"}
+    assert set(figures["decision_time"]) == {"expert@think=2"}
