@@ -2,7 +2,7 @@
 four times as long, on the base set alone and with every shipped set (docs/balance.md).
 
     python benchmarks/ladder.py [--games 120] [--seed 1] [--jobs 1] [--json FILE]
-                                [--write-docs]
+                                [--keep-games FILE] [--write-docs]
 
 Each table is one `spoiler ladder` run (``spoiler_ladder.rating``), and its section names
 the command that gives it, so any of them can be checked by hand: the figures replay from
@@ -99,6 +99,9 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write every ladder's figures here")
+    parser.add_argument(
+        "--keep-games", type=Path, help="also write every game's summary here (to rate again)"
+    )
     parser.add_argument("--write-docs", action="store_true", help=f"write into {DOCS.name}")
     args = parser.parse_args(argv)
     sections = [
@@ -111,6 +114,7 @@ def main(argv=None) -> int:
         )
     ]
     results = []
+    kept = {}
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
         for title, sets in COMBINATIONS:
@@ -126,6 +130,7 @@ def main(argv=None) -> int:
             figures = rating.figures(plan, games, sets)
             print(f"{title}: {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
             results.append((title, figures))
+            kept[title] = games
             sections.append(rating.markdown(title, figures))
     finally:
         if pool is not None:
@@ -135,6 +140,8 @@ def main(argv=None) -> int:
     print(text)
     if args.json is not None:
         args.json.write_text(json.dumps(dict(results), indent=2) + "\n", encoding="utf-8")
+    if args.keep_games is not None:
+        args.keep_games.write_text(json.dumps(kept) + "\n", encoding="utf-8")
     if args.write_docs:
         write_docs(text)
         print(f"wrote {DOCS}", file=sys.stderr)

@@ -71,6 +71,18 @@ def test_a_game_ranks_its_winners_first_and_a_kind_once_at_its_best_seat():
     assert rating.ranking({"bots": ["a", "b"], "winners": []}) == {"a": 1, "b": 1}  # a draw
 
 
+def test_tied_places_are_rated_as_tied():
+    """OpenSkill before 6.2 told a game's tied losers apart by their order (or moved them all
+    up with the winner): the winner gains what the losers lose, and the losers alike."""
+    games = [{"bots": ["a", "b", "c", "d"], "winners": [0]}]
+    rated = {r["bot"]: r for r in rating.ladder(["a", "b", "c", "d"], games)["ratings"]}
+    assert rated["a"]["mu"] > rating.MU
+    assert rated["b"]["mu"] == rated["c"]["mu"] == rated["d"]["mu"] < rating.MU
+    assert sum(r["mu"] for r in rated.values()) == pytest.approx(4 * rating.MU, abs=0.01)
+    draw = [{"bots": ["a", "b", "c"], "winners": []}]
+    assert {r["mu"] for r in rating.ladder(["a", "b", "c"], draw)["ratings"]} == {rating.MU}
+
+
 # ----------------------------------------------------------------------------------------------
 # The command
 # ----------------------------------------------------------------------------------------------
