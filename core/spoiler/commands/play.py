@@ -51,7 +51,8 @@ def play(
         "--bot",
         metavar="KIND",
         help="The kind of every bot: greedy (plays to win), expert (searches; the strongest) "
-        "or random (any legal move), or a kind a plugin adds; `spoiler plugins` lists them all.",
+        "or random (any legal move), or a kind a plugin adds; `spoiler plugins` lists them all. "
+        'exec:COMMAND runs a program for each bot (docs/bots.md), e.g. "exec:python3 bot.py".',
     ),
     think: float | None = typer.Option(
         None,
