@@ -265,6 +265,27 @@ def test_three_players_and_a_bot_play_a_whole_seeded_game_and_its_record_replays
     assert "Saved to game.toml." in hosted.output
 
 
+def test_a_bot_that_is_a_program_takes_a_hosted_seat(host, tmp_path):
+    """`--bot exec:COMMAND` in a hosted game: the example Python bot plays beside two
+    players to the end, and the record replays."""
+    bot = Path(__file__).resolve().parents[1] / "examples" / "bots" / "legal_bot.py"
+    hosted = host(
+        *("--seats", "2", "--bots", "1", "--bot", f"exec:{sys.executable} {bot}"),
+        *("--seed", "5", "--max-rounds", "6", "--record", "game.toml"),
+    )
+    players = [Player(hosted, name) for name in ("ann", "ben")]
+    play_in_order(hosted, *((p, p.play()) for p in players))
+    assert hosted.finish() == 0
+    assert all("Final table" in p.transcript for p in players)
+    assert "fault" not in hosted.output
+    record = records.load(tmp_path / "game.toml")
+    assert record.over and record.players[2].kind == f"exec:{sys.executable} {bot}"
+    verified = CliRunner().invoke(
+        app, ["replay", "--verify", str(tmp_path / "game.toml")], env=BASE_ONLY
+    )
+    assert verified.exit_code == 0, verified.output
+
+
 def upto_round(screen: str, number: int) -> str:
     """What a screen showed before round ``number`` began (all of it when it never did)."""
     heading = re.search(rf"─+ Round {number} ─+", screen)

@@ -61,13 +61,24 @@ def test_the_python_example_bot_plays_a_whole_game_in_play(registry, monkeypatch
     assert "Seed: 5" in result.output and "fault" not in result.output
 
 
-def test_the_python_example_bot_plays_in_simulate(registry, monkeypatch):
+@pytest.mark.parametrize(
+    "command",
+    [
+        PYTHON_BOT,
+        pytest.param(
+            NODE_BOT,
+            marks=pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js"),
+        ),
+    ],
+    ids=["python", "javascript"],
+)
+def test_the_example_bots_play_in_simulate(registry, monkeypatch, command):
     monkeypatch.setattr(common, "load_registry", lambda: registry)
     result = CliRunner().invoke(
         app,
         [
             *("simulate", "--games", "3", "--players", "2", "--jobs", "1", "--json"),
-            *("--bots", f"exec:{PYTHON_BOT},greedy"),
+            *("--bots", f"exec:{command},greedy"),
         ],
     )
     assert result.exit_code == 0, result.output
