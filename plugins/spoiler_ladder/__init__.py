@@ -102,41 +102,16 @@ def ladder(
     except sim.PlanError as exc:
         fail(str(exc))
     names = list(set_names) if set_names is not None else sorted(local["sets"])
-    figures = rating.figures(plan, play(sim, plan, local, names, jobs, cluster), names)
+    from spoiler_simulate import play_plan
+
+    summaries, _ = play_plan(plan, local, names, jobs, cluster)
+    figures = rating.figures(plan, summaries, names)
     if as_json:
         import json
 
         typer.echo(json.dumps(figures, indent=2))
     else:
         print_ladder(figures)
-
-
-def play(sim, plan, local: dict, names: list[str], jobs: int | None, cluster: str | None):
-    """The plan's game summaries, played here, on ``jobs`` processes or on a cluster (as
-    ``spoiler simulate`` plays them)."""
-    from spoiler.plugins import stdout_to_stderr
-    from spoiler_simulate import _connect, _run, available_cores
-
-    client = None
-    if cluster is not None:
-        client, workers = _connect(cluster, local, names)
-        executor = client.get_executor()
-    else:
-        workers = jobs if jobs is not None else available_cores()
-        executor = None
-        if workers > 1:
-            from concurrent.futures import ProcessPoolExecutor
-
-            executor = ProcessPoolExecutor(max_workers=workers)
-    try:
-        with stdout_to_stderr():  # what plugin code prints in a game stays out of the report
-            return _run(sim, plan, executor, workers)
-    finally:
-        if client is not None:
-            executor.shutdown(wait=False)
-            client.close()
-        elif executor is not None:
-            executor.shutdown(cancel_futures=True)
 
 
 def print_ladder(f: dict) -> None:

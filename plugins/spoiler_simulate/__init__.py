@@ -94,6 +94,33 @@ def simulate(
     except sim.PlanError as exc:
         fail(str(exc))
     names = list(set_names) if set_names is not None else sorted(local["sets"])
+    summaries, alone = play_plan(
+        plan,
+        local,
+        names,
+        jobs,
+        cluster,
+        lambda: sim.sets_alone(names, seed, max_rounds, plan.players),
+    )
+    figures = sim.report(plan, summaries, names, alone)
+    figures["decision_time"] = sim.thinking(summaries)
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(figures, indent=2))
+    else:
+        print_figures(figures)
+
+
+def play_plan(
+    plan, local: dict, names: list[str], jobs: int | None, cluster: str | None, then=None
+):
+    """The plan's game summaries, played here, on ``jobs`` processes (default: every core) or
+    on the Dask cluster at ``cluster``, with a progress bar on a terminal; and what ``then()``
+    returns (None without it), run while what plugin code prints still goes to stderr. The
+    ladder plays its games so too."""
+    from spoiler.plugins import stdout_to_stderr
+    from spoiler.session import simulate as sim
 
     client = None
     if cluster is not None:
@@ -106,26 +133,15 @@ def simulate(
             from concurrent.futures import ProcessPoolExecutor
 
             executor = ProcessPoolExecutor(max_workers=workers)
-    from spoiler.plugins import stdout_to_stderr
-
     try:
         with stdout_to_stderr():  # what plugin code prints in a game stays out of the report
-            summaries = _run(sim, plan, executor, workers)
-            alone = sim.sets_alone(names, seed, max_rounds, plan.players)
+            return _run(sim, plan, executor, workers), then() if then is not None else None
     finally:
         if client is not None:
             executor.shutdown(wait=False)
             client.close()
         elif executor is not None:
             executor.shutdown(cancel_futures=True)
-    figures = sim.report(plan, summaries, names, alone)
-    figures["decision_time"] = sim.thinking(summaries)
-    if as_json:
-        import json
-
-        typer.echo(json.dumps(figures, indent=2))
-    else:
-        print_figures(figures)
 
 
 def _connect(address: str, local: dict, names: list[str]):
