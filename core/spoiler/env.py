@@ -36,7 +36,7 @@ import itertools
 import random
 import zlib
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import Any, ClassVar
@@ -274,9 +274,10 @@ class Observer:
 
     def forget(self) -> None:
         """A new game: no seat has seen anything yet."""
-        self._memory.clear()
-        self._public_columns.clear()
-        self._public_wire.clear()
+        # New ones, not emptied: a view of the last game may still be made (``later``).
+        self._memory = {}
+        self._public_columns = {}
+        self._public_wire = {}
 
     def _seat(self, seat: int) -> _SeatMemory:
         memory = self._memory.get(seat)
@@ -318,11 +319,16 @@ class Observer:
 
     def wire(self, view: PlayerView) -> dict[str, Any]:
         """``view_to_wire(view)``, with the events kept from earlier views of this seat."""
-        memory = self._seat(view.seat)
-        events = view.events
-        wire = memory.wire
-        if len(events) > len(wire):
-            public = self._public_wire
+        return self.later(view)()
+
+    def later(self, view: PlayerView) -> Callable[[], dict[str, Any]]:
+        """What makes ``wire(view)`` when called, however late: after later views of this
+        seat, or once the next game began."""
+        memory, public = self._seat(view.seat), self._public_wire  # this game's
+
+        def make() -> dict[str, Any]:
+            events = view.events
+            wire = memory.wire
             for index in range(len(wire), len(events)):
                 event = events[index]
                 if not event.secret_to:  # the public event: the same for every seat
@@ -332,9 +338,11 @@ class Observer:
                     wire.append(known)
                 else:
                     wire.append(event.as_dict())
-        out = view_to_wire(replace(view, _upto=0))  # all but the events, which are known
-        out["events"] = list(wire)
-        return out
+            out = view_to_wire(replace(view, _upto=0))  # all but the events, which are known
+            out["events"] = wire[: len(events)]
+            return out
+
+        return make
 
     def observe(self, view: PlayerView, question: Question | None = None) -> np.ndarray:
         """The observation vector of this view (``question``: the one being asked, if any)."""
@@ -422,6 +430,48 @@ class Observer:
             enc.e_card + (enc.card_index.get(card, n_cards) if isinstance(card, str) else n_cards),
             target if isinstance(target, int) else None,
         )
+
+
+class Info(dict):
+    """An agent's info: a dict like any other, whose costly entries (the wire view) are made
+    the first time anything reads it. A learner that never looks at them does not pay for
+    them (a fifth of a step, benchmarks/env.py); one that does sees the same dict.
+
+    ``later`` gives each such entry's key and the function that makes its value; the key is
+    in the dict from the start (in ``entries`` order), holding None until then. Everything
+    that reads or changes the dict (other than its keys and its length) makes them first."""
+
+    _later: dict[str, Callable[[], Any]] | None = None
+
+    def __init__(self, entries: dict[str, Any], later: dict[str, Callable[[], Any]]):
+        super().__init__(entries)
+        self._later = later
+
+    def _make(self) -> None:
+        later = self._later
+        if later:
+            self._later = None
+            for key, make in later.items():
+                dict.__setitem__(self, key, make())
+
+
+def _made_first(name: str) -> Any:
+    method = getattr(dict, name)
+
+    def call(self: Info, *args: Any, **kwargs: Any) -> Any:
+        self._make()
+        return method(self, *args, **kwargs)
+
+    call.__name__ = name
+    return call
+
+
+for _name in (
+    "__getitem__", "get", "items", "values", "__iter__", "__eq__", "__ne__", "__repr__",
+    "__or__", "__ror__", "__ior__", "__reduce_ex__", "copy", "pop", "popitem", "setdefault",
+    "update", "__setitem__", "__delitem__", "clear",
+):  # fmt: skip
+    setattr(Info, _name, _made_first(_name))
 
 
 @dataclass
@@ -580,9 +630,11 @@ class raw_env(AECEnv):
         actions = list(choices)
         mask[actions] = 1
         info["actions"] = actions  # each legal selection's action, or each option's
-        info["view"] = self.observer.wire(view)
+        info["view"] = None
         observation = {"observation": self.observer.observe(view, question), "action_mask": mask}
-        return _Decision(pending, choices, observation, info)
+        return _Decision(
+            pending, choices, observation, Info(info, {"view": self.observer.later(view)})
+        )
 
     def _end(self) -> None:
         """The game is over: rewards, terminations (truncations for a draw by the round
@@ -598,11 +650,10 @@ class raw_env(AECEnv):
             else:
                 self.rewards[agent] = 1.0 if seat in result.winners else -1.0
                 self.terminations[agent] = True
-            self.infos[agent] = {
-                "kind": None,
-                "result": result_to_wire(result),
-                "view": self.observer.wire(self.game.view(seat)),
-            }
+            self.infos[agent] = Info(
+                {"kind": None, "result": result_to_wire(result), "view": None},
+                {"view": self.observer.later(self.game.view(seat))},
+            )
         self._close_bots()
 
     def step(self, action: Any) -> None:
