@@ -71,3 +71,35 @@ def test_infos_read_late_hold_what_they_held_at_their_step():
     for info, wire, legal in reversed(kept):  # the latest first: the memory is ahead of each
         assert info["view"] == wire
         assert info["legal"] == legal
+
+
+def test_the_legal_actions_are_those_of_the_legal_selections_in_their_order():
+    """``Encoding.legal_actions`` (worked out once per card, targets and seat) agrees with
+    the legal selections made afresh at every step, and each action plays its selection."""
+    game = raw_env(players=4)
+    enc = game.encoding
+    rng = np.random.default_rng(11)
+    checked = 0
+    for seed in range(4):
+        game.reset(seed=seed)
+        for _agent in game.agent_iter():
+            observation, _r, termination, truncation, _info = game.last()
+            if termination or truncation:
+                game.step(None)
+                continue
+            pending = game._decision.pending
+            if pending.question is None:
+                legal = legal_selections(pending.view)
+                actions = enc.legal_actions(pending.view)
+                assert actions == list(enc.selection_actions(pending.seat, legal))
+                for action, entry in zip(actions, legal, strict=True):
+                    selection = enc.selection(pending.seat, action)
+                    assert (selection.card, list(selection.targets), selection.info) == (
+                        entry["card"],
+                        entry["targets"],
+                        entry["info"],
+                    )
+                checked += 1
+            allowed = np.flatnonzero(observation["action_mask"])
+            game.step(allowed[rng.integers(len(allowed))])
+    assert checked > 100

@@ -38,6 +38,7 @@ import zlib
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from operator import attrgetter
 from typing import Any, ClassVar
 
@@ -46,7 +47,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from spoiler.agents.wire import legal_selections, question_to_wire, result_to_wire, view_to_wire
+from spoiler.agents.wire import (
+    card_selections,
+    legal_selections,
+    question_to_wire,
+    result_to_wire,
+    view_to_wire,
+)
 from spoiler.model.seeds import new_seed
 from spoiler.model.state import Status
 from spoiler.model.views import PlayerView, Question, Selection
@@ -146,6 +153,8 @@ class Encoding:
                 for info in infos:
                     self.selections.append((card.id, targets, info))
         self.selection_index = {key: a for a, key in enumerate(self.selections)}
+        #: Each card's actions by (card id, its legal targets, the seat): see legal_actions.
+        self._card_actions: dict[tuple, tuple[int, ...]] = {}
         #: For each seat, every seat counted from it.
         self.turns = [
             tuple([(seat - me) % n_seats for seat in range(n_seats)]) for me in range(n_seats)
@@ -203,6 +212,27 @@ class Encoding:
             index[(entry["card"], tuple([turn[t] for t in entry["targets"]]), entry["info"])]: entry
             for entry in legal
         }
+
+    def legal_actions(self, view: PlayerView) -> list[int]:
+        """The action of each of ``legal_selections(view)``, in that order, without making
+        them: one card's actions are worked out once for its legal targets and the seat."""
+        actions: list[int] = []
+        known, me = self._card_actions, view.seat
+        for card in dict.fromkeys(view.playable):
+            slots = view.legal_targets(card)
+            key = (card.id, slots, me)
+            card_actions = known.get(key)
+            if card_actions is None:
+                card_actions = known[key] = tuple(
+                    self.selection_actions(me, card_selections(card, slots, self.card_names))
+                )
+            actions.extend(card_actions)
+        return actions
+
+    def selection(self, me: int, action: int) -> Selection:
+        """The selection a selection action stands for, for the seat ``me``."""
+        card, targets, info = self.selections[action]
+        return Selection(card, tuple([(me + t) % self.players for t in targets]), info)
 
     def answer_actions(self, me: int, question: Question) -> dict[int, str]:
         """The actions that answer this question, each with its option: an option that is a
@@ -477,8 +507,8 @@ for _name in (
 @dataclass
 class _Decision:
     """The decision ``agent_selection`` faces: what its actions mean, its mask, its
-    observation and its info. ``choices``: each allowed action's selection (in wire form)
-    or answer."""
+    observation and its info. ``choices``: the allowed actions, each with its answer when
+    answering (a selection action's selection is ``Encoding.selection``)."""
 
     pending: Pending
     choices: dict[int, Any]
@@ -619,10 +649,11 @@ class raw_env(AECEnv):
         enc, view, question = self.encoding, pending.view, pending.question
         choices: dict[int, Any]
         info: dict[str, Any]
+        later: dict[str, Callable[[], Any]] = {}
         if question is None:
-            legal = legal_selections(view)
-            choices = enc.selection_actions(pending.seat, legal)
-            info = {"kind": "select", "legal": legal, "question": None}
+            choices = dict.fromkeys(enc.legal_actions(view))
+            info = {"kind": "select", "legal": None, "question": None}
+            later["legal"] = partial(legal_selections, view)
         else:
             choices = enc.answer_actions(pending.seat, question)
             info = {"kind": "answer", "legal": None, "question": question_to_wire(question)}
@@ -631,10 +662,9 @@ class raw_env(AECEnv):
         mask[actions] = 1
         info["actions"] = actions  # each legal selection's action, or each option's
         info["view"] = None
+        later["view"] = self.observer.later(view)
         observation = {"observation": self.observer.observe(view, question), "action_mask": mask}
-        return _Decision(
-            pending, choices, observation, Info(info, {"view": self.observer.later(view)})
-        )
+        return _Decision(pending, choices, observation, Info(info, later))
 
     def _end(self) -> None:
         """The game is over: rewards, terminations (truncations for a draw by the round
@@ -667,11 +697,12 @@ class raw_env(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.infos[agent] = {}
-        choice = decision.choices[chosen]
-        if decision.pending.question is None:  # seats as ints: the rules take no other kind
-            targets = tuple([int(seat) for seat in choice["targets"]])
-            choice = Selection(choice["card"], targets, choice["info"])
-        self.driver.answer(decision.pending, choice)
+        pending = decision.pending
+        if pending.question is None:
+            choice = self.encoding.selection(pending.seat, chosen)
+        else:
+            choice = decision.choices[chosen]
+        self.driver.answer(pending, choice)
         self._next()
         self._accumulate_rewards()
         if self.render_mode == "human":
