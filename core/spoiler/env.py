@@ -286,21 +286,27 @@ class Observer:
     def __init__(self, encoding: Encoding):
         self.encoding = encoding
         self._memory: dict[int, _SeatMemory] = {}
-        self._public_columns: dict[int, tuple[Any, ...]] = {}
+        self._public_columns: dict[int, tuple[int, ...]] = {}
         self._public_wire: dict[int, dict[str, Any]] = {}
         self._counter_slots: dict[str, int] = {}
-        size = encoding.event_size
+        self._table: _Table | None = None
+        enc, n = encoding, encoding.players
         #: Where each of the window's events starts, five times over (an event has five
         #: columns), for windows of every length: the latest event last.
         self._starts = [
-            [
-                int(start)
-                for start in np.repeat(
-                    encoding.o_events + np.arange(EVENT_WINDOW - length, EVENT_WINDOW) * size, 5
-                )
-            ]
+            enc.o_events
+            + np.repeat(np.arange(EVENT_WINDOW - length, EVENT_WINDOW) * enc.event_size, 5)
             for length in range(EVENT_WINDOW + 1)
         ]
+        #: For each seat, each column of an event's slot as that seat counts it: an event's
+        #: seat and target are kept as seats (``_columns``), each seat counts them from itself.
+        self._frames = []
+        for me in range(n):
+            frame = np.arange(enc.event_size, dtype=np.intp)
+            for seat in range(n):
+                frame[enc.e_seat + seat] = enc.e_seat + (seat - me) % n
+                frame[enc.e_target + seat] = enc.e_target + (seat - me) % n
+            self._frames.append(frame)
 
     def forget(self) -> None:
         """A new game: no seat has seen anything yet."""
@@ -308,6 +314,7 @@ class Observer:
         self._memory = {}
         self._public_columns = {}
         self._public_wire = {}
+        self._table = None
 
     def _seat(self, seat: int) -> _SeatMemory:
         memory = self._memory.get(seat)
@@ -316,34 +323,22 @@ class Observer:
         return memory
 
     def _latest(self, view: PlayerView) -> deque[tuple[int, ...]]:
-        """The latest events this seat saw, as columns counted from it."""
+        """The latest events this seat saw, as their columns (``_columns``)."""
         memory = self._seat(view.seat)
         events = view.events
         total = len(events)
         if total > memory.encoded:
             # Only the events that are now among the latest need columns.
-            first = max(memory.encoded, total - EVENT_WINDOW)
-            enc, me = self.encoding, view.seat
-            n, e_seat, e_target = enc.players, enc.e_seat, enc.e_target
             public, columns, latest = self._public_columns, self._columns, memory.latest
-            for index in range(first, total):
+            for index in range(max(memory.encoded, total - EVENT_WINDOW), total):
                 event = events[index]
-                if not event.secret_to:  # the public event: the same for every seat
-                    known = public.get(index)
-                    if known is None:
-                        known = public[index] = columns(event)
-                else:  # with a secret this seat may see: its own
-                    known = columns(event)
-                kind, seat, cause, card, target = known
-                latest.append(
-                    (
-                        kind,
-                        e_seat + (n if seat is None else (seat - me) % n),
-                        cause,
-                        card,
-                        e_target + (n if target is None else (target - me) % n),
-                    )
-                )
+                if event.secret_to:  # with a secret this seat may see: its own
+                    latest.append(columns(event))
+                    continue
+                known = public.get(index)  # the public event: the same for every seat
+                if known is None:
+                    known = public[index] = columns(event)
+                latest.append(known)
             memory.encoded = total
         return memory.latest
 
@@ -377,89 +372,125 @@ class Observer:
     def observe(self, view: PlayerView, question: Question | None = None) -> np.ndarray:
         """The observation vector of this view (``question``: the one being asked, if any)."""
         enc = self.encoding
-        n = enc.players
-        me = view.seat
+        n, me = enc.players, view.seat
         card_index = enc.card_index
-        ones: list[int] = []  # the positions that hold 1
-        counts: dict[int, float] = {}  # the positions that hold other numbers
-        get = counts.get
+        obs = np.zeros(enc.size, dtype=np.float32)
 
+        # What every seat sees alike, worked out once while it stays the same; the rows and
+        # the owners of effects are each kept twice over, so that the seats counted from
+        # any seat are one slice.
+        table = self._table_of(view)
+        row, effects = enc.row, enc.effects
+        obs[enc.o_round : enc.o_round + 2] = table.round
+        obs[enc.o_discard : enc.o_discard + len(enc.cards)] = table.discard
+        obs[enc.o_rows : enc.o_rows + n * row] = table.rows[me * row : (me + n) * row]
+        ongoing = enc.o_ongoing
+        obs[ongoing : ongoing + n * effects] = table.owned[me * effects : (me + n) * effects]
+        obs[ongoing + n * effects : ongoing + (n + 1) * effects] = table.unowned
+
+        # What is this seat's own.
         if question is None:
-            ones.append(enc.o_decision)
+            obs[enc.o_decision] = 1.0
         else:
-            ones.append(enc.o_decision + 1)
-            ones.append(enc.o_asker + card_index.get(question.cause or "", len(enc.cards)))
-        counts[enc.o_round] = min(view.round / enc.max_rounds, 1.0)
-        counts[enc.o_round + 1] = min(view.deck_size / enc.deck_size, 1.0)
+            obs[enc.o_decision + 1] = 1.0
+            obs[enc.o_asker + card_index.get(question.cause or "", len(enc.cards))] = 1.0
         for card in view.hand:
-            position = enc.o_hand + card_index[card.id]
-            counts[position] = get(position, 0) + 1
-        for card_id, copies in Counter(map(_ID, view.discard)).items():  # often a long pile
-            counts[enc.o_discard + card_index[card_id]] = copies
+            obs[enc.o_hand + card_index[card.id]] += 1
+        if view.known:
+            known = 4 + n + COUNTER_SLOTS
+            for seat, (round_seen, cards) in view.known.items():
+                base = enc.o_rows + ((seat - me) % n) * row + known
+                for card in cards:
+                    obs[base + card_index[card.id]] += 1
+                obs[base + len(enc.cards)] = 1.0 / (1 + max(0, view.round - round_seen))
 
-        row, rows = enc.row, enc.o_rows
+        latest = self._latest(view)
+        if latest:
+            columns = np.fromiter(itertools.chain.from_iterable(latest), np.intp, 5 * len(latest))
+            obs[self._starts[len(latest)] + self._frames[me][columns]] = 1.0
+        return obs
+
+    def _table_of(self, view: PlayerView) -> _Table:
+        """The public part of the observation at this view's moment (the last one's, if
+        the table has not changed since)."""
+        key = (view.round, view.deck_size, view.players, view.discard, view.ongoing)
+        table = self._table
+        if table is not None and table.key == key:
+            return table
+        enc = self.encoding
+        n, row, effects, card_index = enc.players, enc.row, enc.effects, enc.card_index
+        rounds = min(view.round / enc.max_rounds, 1.0), min(view.deck_size / enc.deck_size, 1.0)
+        discard = np.zeros(len(enc.cards), dtype=np.float32)
+        for card_id, copies in Counter(map(_ID, view.discard)).items():  # often a long pile
+            discard[card_index[card_id]] = copies
+        rows = np.zeros(n * row, dtype=np.float32)  # by absolute seat
         for p in view.players:
-            base = rows + ((p.seat - me) % n) * row
+            base = p.seat * row
             status = p.status
-            ones.append(base + (0 if status is LOST else 1 if status is IN_PLAY else 2))
-            counts[base + 3] = p.hand_size
-            ones.append(base + 3 + p.priority)
+            rows[base + (0 if status is LOST else 1 if status is IN_PLAY else 2)] = 1.0
+            rows[base + 3] = p.hand_size
+            rows[base + 3 + p.priority] = 1.0
             if p.counters:
                 base += 4 + n
+                totals: dict[int, float] = {}
                 for name, value in p.counters.items():
                     slot = self._counter_slots.get(name)
                     if slot is None:
                         slot = self._counter_slots[name] = _bucket(name, COUNTER_SLOTS)
-                    total = get(base + slot, 0) + value
-                    counts[base + slot] = max(-COUNTER_BOUND, min(COUNTER_BOUND, total))
-        if view.known:
-            known = 4 + n + COUNTER_SLOTS
-            for seat, (round_seen, cards) in view.known.items():
-                base = rows + ((seat - me) % n) * row + known
-                for card in cards:
-                    position = base + card_index[card.id]
-                    counts[position] = get(position, 0) + 1
-                counts[base + len(enc.cards)] = 1.0 / (1 + max(0, view.round - round_seen))
+                    total = totals.get(slot, 0) + value
+                    totals[slot] = max(-COUNTER_BOUND, min(COUNTER_BOUND, total))
+                for slot, total in totals.items():
+                    rows[base + slot] = total
+        owned = np.zeros((n + 1) * effects, dtype=np.float32)  # by absolute owner; last: none
         for name, owner, _rounds in view.ongoing:
             column = enc.name_index.get(name)
             if column is None:
                 column = len(enc.card_names) + _bucket(name, EFFECT_SLOTS)
-            who = n if owner < 0 else (owner - me) % n
-            position = enc.o_ongoing + who * enc.effects + column
-            counts[position] = min(get(position, 0) + 1, COUNTER_BOUND)
-
-        latest = self._latest(view)
-        if latest:
-            starts = self._starts[len(latest)]
-            ones.extend(
-                [
-                    start + column
-                    for start, column in zip(starts, itertools.chain(*latest), strict=True)
-                ]
-            )
-        obs = np.zeros(enc.size, dtype=np.float32)
-        obs[ones] = 1.0
-        obs[list(counts)] = list(counts.values())
-        return obs
-
-    def _columns(self, event) -> tuple[Any, ...]:
-        """An event's columns within its slot, its seat and target left as seats (each
-        seat counts them from itself): (kind, seat, cause card, card named, target)."""
-        enc = self.encoding
-        n_cards = len(enc.cards)
-        kind = _EVENT_COLUMN.get(event.kind, len(EVENT_KINDS))
-        data = event.data
-        secret = event.secret or {}  # present only when this seat may see it
-        card = data.get("card", secret.get("card"))
-        targets = data.get("targets", secret.get("targets")) or ()
-        target = targets[0] if targets else data.get("to")
-        return (
-            kind,
-            event.seat,
-            enc.e_cause + enc.card_index.get(event.cause or "", n_cards),
-            enc.e_card + (enc.card_index.get(card, n_cards) if isinstance(card, str) else n_cards),
-            target if isinstance(target, int) else None,
+            position = (n if owner < 0 else owner) * effects + column
+            owned[position] = min(owned[position] + 1, COUNTER_BOUND)
+        table = self._table = _Table(
+            key,
+            rounds,
+            discard,
+            np.concatenate((rows, rows)),
+            np.concatenate((owned[: n * effects], owned[: n * effects])),
+            owned[n * effects :],
         )
+        return table
+
+    def _columns(self, event) -> tuple[int, ...]:
+        """An event's columns within its slot: its kind, its seat, the card that caused it,
+        the card it names, its target; its seat and target as seats, not counted from any
+        seat yet (``_frames`` does that for each seat)."""
+        enc = self.encoding
+        n, n_cards, card_index = enc.players, len(enc.cards), enc.card_index
+        data, secret = event.data, event.secret  # a secret only when this seat may see it
+        if secret is None:
+            card, targets = data.get("card"), data.get("targets")
+        else:
+            card = data.get("card", secret.get("card"))
+            targets = data.get("targets", secret.get("targets"))
+        target = targets[0] if targets else data.get("to")
+        seat, cause = event.seat, event.cause
+        return (
+            _EVENT_COLUMN.get(event.kind, len(EVENT_KINDS)),
+            enc.e_seat + (n if seat is None else seat % n),
+            enc.e_cause + (n_cards if cause is None else card_index.get(cause, n_cards)),
+            enc.e_card + (card_index.get(card, n_cards) if isinstance(card, str) else n_cards),
+            enc.e_target + (target % n if isinstance(target, int) else n),
+        )
+
+
+@dataclass
+class _Table:
+    """The public part of an observation at one moment (see ``Observer._table_of``)."""
+
+    key: tuple
+    round: tuple[float, float]
+    discard: np.ndarray
+    rows: np.ndarray  # every seat's row, by absolute seat, twice over
+    owned: np.ndarray  # the ongoing effects of each owner, by absolute seat, twice over
+    unowned: np.ndarray  # the ongoing effects with no owner
 
 
 class Info(dict):
