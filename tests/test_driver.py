@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from spoiler import plugins
 from spoiler.agents import RandomAgent
+from spoiler.agents.wire import legal_selections, view_to_wire
 from spoiler.cli import app, common
 from spoiler.engine import Game, Seat
 from spoiler.records import Record, Recorder
@@ -119,3 +120,26 @@ def test_a_decision_that_is_not_pending_cannot_be_answered(registry):
     assert driver.pending() == [second]
     with pytest.raises(DriverError):
         driver.answer(second, "Accuse")  # a selection is a Selection
+
+
+def test_each_pending_view_is_the_view_the_game_gives_that_seat_then(registry):
+    """The views put out at a selection's start share its public parts: each is, in every
+    part a seat reads, the view the game itself gives that seat at that moment."""
+    for seed in range(3):
+        game = new_game(registry, seed, humans=4, bots=0)
+        driver = Driver(game)
+        policies = {seat: RandomAgent(seed, seat) for seat in range(4)}
+        while not driver.over:
+            batch = driver.pending()
+            for pending in batch:
+                fresh = game.view(pending.seat, pending.view.error)
+                assert view_to_wire(pending.view) == view_to_wire(fresh)
+                assert pending.view.playable == fresh.playable
+                if pending.kind == "select":
+                    assert legal_selections(pending.view) == legal_selections(fresh)
+            for pending in batch:
+                agent = policies[pending.seat]
+                if pending.kind == "select":
+                    driver.answer(pending, agent.select(pending.view))
+                else:
+                    driver.answer(pending, agent.answer(pending.view, pending.question))

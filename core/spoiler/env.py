@@ -36,8 +36,9 @@ import itertools
 import random
 import zlib
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from operator import attrgetter
 from typing import Any, ClassVar
 
@@ -46,7 +47,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from spoiler.agents.wire import legal_selections, question_to_wire, result_to_wire, view_to_wire
+from spoiler.agents.wire import (
+    card_selections,
+    legal_selections,
+    question_to_wire,
+    result_to_wire,
+    view_to_wire,
+)
 from spoiler.model.seeds import new_seed
 from spoiler.model.state import Status
 from spoiler.model.views import PlayerView, Question, Selection
@@ -146,6 +153,8 @@ class Encoding:
                 for info in infos:
                     self.selections.append((card.id, targets, info))
         self.selection_index = {key: a for a, key in enumerate(self.selections)}
+        #: Each card's actions by (card id, its legal targets, the seat): see legal_actions.
+        self._card_actions: dict[tuple, tuple[int, ...]] = {}
         #: For each seat, every seat counted from it.
         self.turns = [
             tuple([(seat - me) % n_seats for seat in range(n_seats)]) for me in range(n_seats)
@@ -204,6 +213,27 @@ class Encoding:
             for entry in legal
         }
 
+    def legal_actions(self, view: PlayerView) -> list[int]:
+        """The action of each of ``legal_selections(view)``, in that order, without making
+        them: one card's actions are worked out once for its legal targets and the seat."""
+        actions: list[int] = []
+        known, me = self._card_actions, view.seat
+        for card in dict.fromkeys(view.playable):
+            slots = view.legal_targets(card)
+            key = (card.id, slots, me)
+            card_actions = known.get(key)
+            if card_actions is None:
+                card_actions = known[key] = tuple(
+                    self.selection_actions(me, card_selections(card, slots, self.card_names))
+                )
+            actions.extend(card_actions)
+        return actions
+
+    def selection(self, me: int, action: int) -> Selection:
+        """The selection a selection action stands for, for the seat ``me``."""
+        card, targets, info = self.selections[action]
+        return Selection(card, tuple([(me + t) % self.players for t in targets]), info)
+
     def answer_actions(self, me: int, question: Question) -> dict[int, str]:
         """The actions that answer this question, each with its option: an option that is a
         card's name is that card's answer, one that is a seat's name that seat's (counted
@@ -256,27 +286,35 @@ class Observer:
     def __init__(self, encoding: Encoding):
         self.encoding = encoding
         self._memory: dict[int, _SeatMemory] = {}
-        self._public_columns: dict[int, tuple[Any, ...]] = {}
+        self._public_columns: dict[int, tuple[int, ...]] = {}
         self._public_wire: dict[int, dict[str, Any]] = {}
         self._counter_slots: dict[str, int] = {}
-        size = encoding.event_size
+        self._table: _Table | None = None
+        enc, n = encoding, encoding.players
         #: Where each of the window's events starts, five times over (an event has five
         #: columns), for windows of every length: the latest event last.
         self._starts = [
-            [
-                int(start)
-                for start in np.repeat(
-                    encoding.o_events + np.arange(EVENT_WINDOW - length, EVENT_WINDOW) * size, 5
-                )
-            ]
+            enc.o_events
+            + np.repeat(np.arange(EVENT_WINDOW - length, EVENT_WINDOW) * enc.event_size, 5)
             for length in range(EVENT_WINDOW + 1)
         ]
+        #: For each seat, each column of an event's slot as that seat counts it: an event's
+        #: seat and target are kept as seats (``_columns``), each seat counts them from itself.
+        self._frames = []
+        for me in range(n):
+            frame = np.arange(enc.event_size, dtype=np.intp)
+            for seat in range(n):
+                frame[enc.e_seat + seat] = enc.e_seat + (seat - me) % n
+                frame[enc.e_target + seat] = enc.e_target + (seat - me) % n
+            self._frames.append(frame)
 
     def forget(self) -> None:
         """A new game: no seat has seen anything yet."""
-        self._memory.clear()
-        self._public_columns.clear()
-        self._public_wire.clear()
+        # New ones, not emptied: a view of the last game may still be made (``later``).
+        self._memory = {}
+        self._public_columns = {}
+        self._public_wire = {}
+        self._table = None
 
     def _seat(self, seat: int) -> _SeatMemory:
         memory = self._memory.get(seat)
@@ -285,44 +323,37 @@ class Observer:
         return memory
 
     def _latest(self, view: PlayerView) -> deque[tuple[int, ...]]:
-        """The latest events this seat saw, as columns counted from it."""
+        """The latest events this seat saw, as their columns (``_columns``)."""
         memory = self._seat(view.seat)
         events = view.events
         total = len(events)
         if total > memory.encoded:
             # Only the events that are now among the latest need columns.
-            first = max(memory.encoded, total - EVENT_WINDOW)
-            enc, me = self.encoding, view.seat
-            n, e_seat, e_target = enc.players, enc.e_seat, enc.e_target
             public, columns, latest = self._public_columns, self._columns, memory.latest
-            for index in range(first, total):
+            for index in range(max(memory.encoded, total - EVENT_WINDOW), total):
                 event = events[index]
-                if not event.secret_to:  # the public event: the same for every seat
-                    known = public.get(index)
-                    if known is None:
-                        known = public[index] = columns(event)
-                else:  # with a secret this seat may see: its own
-                    known = columns(event)
-                kind, seat, cause, card, target = known
-                latest.append(
-                    (
-                        kind,
-                        e_seat + (n if seat is None else (seat - me) % n),
-                        cause,
-                        card,
-                        e_target + (n if target is None else (target - me) % n),
-                    )
-                )
+                if event.secret_to:  # with a secret this seat may see: its own
+                    latest.append(columns(event))
+                    continue
+                known = public.get(index)  # the public event: the same for every seat
+                if known is None:
+                    known = public[index] = columns(event)
+                latest.append(known)
             memory.encoded = total
         return memory.latest
 
     def wire(self, view: PlayerView) -> dict[str, Any]:
         """``view_to_wire(view)``, with the events kept from earlier views of this seat."""
-        memory = self._seat(view.seat)
-        events = view.events
-        wire = memory.wire
-        if len(events) > len(wire):
-            public = self._public_wire
+        return self.later(view)()
+
+    def later(self, view: PlayerView) -> Callable[[], dict[str, Any]]:
+        """What makes ``wire(view)`` when called, however late: after later views of this
+        seat, or once the next game began."""
+        memory, public = self._seat(view.seat), self._public_wire  # this game's
+
+        def make() -> dict[str, Any]:
+            events = view.events
+            wire = memory.wire
             for index in range(len(wire), len(events)):
                 event = events[index]
                 if not event.secret_to:  # the public event: the same for every seat
@@ -332,103 +363,183 @@ class Observer:
                     wire.append(known)
                 else:
                     wire.append(event.as_dict())
-        out = view_to_wire(replace(view, _upto=0))  # all but the events, which are known
-        out["events"] = list(wire)
-        return out
+            out = view_to_wire(replace(view, _upto=0))  # all but the events, which are known
+            out["events"] = wire[: len(events)]
+            return out
+
+        return make
 
     def observe(self, view: PlayerView, question: Question | None = None) -> np.ndarray:
         """The observation vector of this view (``question``: the one being asked, if any)."""
         enc = self.encoding
-        n = enc.players
-        me = view.seat
+        n, me = enc.players, view.seat
         card_index = enc.card_index
-        ones: list[int] = []  # the positions that hold 1
-        counts: dict[int, float] = {}  # the positions that hold other numbers
-        get = counts.get
+        obs = np.zeros(enc.size, dtype=np.float32)
 
+        # What every seat sees alike, worked out once while it stays the same; the rows and
+        # the owners of effects are each kept twice over, so that the seats counted from
+        # any seat are one slice.
+        table = self._table_of(view)
+        row, effects = enc.row, enc.effects
+        obs[enc.o_round : enc.o_round + 2] = table.round
+        obs[enc.o_discard : enc.o_discard + len(enc.cards)] = table.discard
+        obs[enc.o_rows : enc.o_rows + n * row] = table.rows[me * row : (me + n) * row]
+        ongoing = enc.o_ongoing
+        obs[ongoing : ongoing + n * effects] = table.owned[me * effects : (me + n) * effects]
+        obs[ongoing + n * effects : ongoing + (n + 1) * effects] = table.unowned
+
+        # What is this seat's own.
         if question is None:
-            ones.append(enc.o_decision)
+            obs[enc.o_decision] = 1.0
         else:
-            ones.append(enc.o_decision + 1)
-            ones.append(enc.o_asker + card_index.get(question.cause or "", len(enc.cards)))
-        counts[enc.o_round] = min(view.round / enc.max_rounds, 1.0)
-        counts[enc.o_round + 1] = min(view.deck_size / enc.deck_size, 1.0)
+            obs[enc.o_decision + 1] = 1.0
+            obs[enc.o_asker + card_index.get(question.cause or "", len(enc.cards))] = 1.0
         for card in view.hand:
-            position = enc.o_hand + card_index[card.id]
-            counts[position] = get(position, 0) + 1
-        for card_id, copies in Counter(map(_ID, view.discard)).items():  # often a long pile
-            counts[enc.o_discard + card_index[card_id]] = copies
+            obs[enc.o_hand + card_index[card.id]] += 1
+        if view.known:
+            known = 4 + n + COUNTER_SLOTS
+            for seat, (round_seen, cards) in view.known.items():
+                base = enc.o_rows + ((seat - me) % n) * row + known
+                for card in cards:
+                    obs[base + card_index[card.id]] += 1
+                obs[base + len(enc.cards)] = 1.0 / (1 + max(0, view.round - round_seen))
 
-        row, rows = enc.row, enc.o_rows
+        latest = self._latest(view)
+        if latest:
+            columns = np.fromiter(itertools.chain.from_iterable(latest), np.intp, 5 * len(latest))
+            obs[self._starts[len(latest)] + self._frames[me][columns]] = 1.0
+        return obs
+
+    def _table_of(self, view: PlayerView) -> _Table:
+        """The public part of the observation at this view's moment (the last one's, if
+        the table has not changed since)."""
+        key = (view.round, view.deck_size, view.players, view.discard, view.ongoing)
+        table = self._table
+        if table is not None and table.key == key:
+            return table
+        enc = self.encoding
+        n, row, effects, card_index = enc.players, enc.row, enc.effects, enc.card_index
+        rounds = min(view.round / enc.max_rounds, 1.0), min(view.deck_size / enc.deck_size, 1.0)
+        discard = np.zeros(len(enc.cards), dtype=np.float32)
+        for card_id, copies in Counter(map(_ID, view.discard)).items():  # often a long pile
+            discard[card_index[card_id]] = copies
+        rows = np.zeros(n * row, dtype=np.float32)  # by absolute seat
         for p in view.players:
-            base = rows + ((p.seat - me) % n) * row
+            base = p.seat * row
             status = p.status
-            ones.append(base + (0 if status is LOST else 1 if status is IN_PLAY else 2))
-            counts[base + 3] = p.hand_size
-            ones.append(base + 3 + p.priority)
+            rows[base + (0 if status is LOST else 1 if status is IN_PLAY else 2)] = 1.0
+            rows[base + 3] = p.hand_size
+            rows[base + 3 + p.priority] = 1.0
             if p.counters:
                 base += 4 + n
+                totals: dict[int, float] = {}
                 for name, value in p.counters.items():
                     slot = self._counter_slots.get(name)
                     if slot is None:
                         slot = self._counter_slots[name] = _bucket(name, COUNTER_SLOTS)
-                    total = get(base + slot, 0) + value
-                    counts[base + slot] = max(-COUNTER_BOUND, min(COUNTER_BOUND, total))
-        if view.known:
-            known = 4 + n + COUNTER_SLOTS
-            for seat, (round_seen, cards) in view.known.items():
-                base = rows + ((seat - me) % n) * row + known
-                for card in cards:
-                    position = base + card_index[card.id]
-                    counts[position] = get(position, 0) + 1
-                counts[base + len(enc.cards)] = 1.0 / (1 + max(0, view.round - round_seen))
+                    total = totals.get(slot, 0) + value
+                    totals[slot] = max(-COUNTER_BOUND, min(COUNTER_BOUND, total))
+                for slot, total in totals.items():
+                    rows[base + slot] = total
+        owned = np.zeros((n + 1) * effects, dtype=np.float32)  # by absolute owner; last: none
         for name, owner, _rounds in view.ongoing:
             column = enc.name_index.get(name)
             if column is None:
                 column = len(enc.card_names) + _bucket(name, EFFECT_SLOTS)
-            who = n if owner < 0 else (owner - me) % n
-            position = enc.o_ongoing + who * enc.effects + column
-            counts[position] = min(get(position, 0) + 1, COUNTER_BOUND)
-
-        latest = self._latest(view)
-        if latest:
-            starts = self._starts[len(latest)]
-            ones.extend(
-                [
-                    start + column
-                    for start, column in zip(starts, itertools.chain(*latest), strict=True)
-                ]
-            )
-        obs = np.zeros(enc.size, dtype=np.float32)
-        obs[ones] = 1.0
-        obs[list(counts)] = list(counts.values())
-        return obs
-
-    def _columns(self, event) -> tuple[Any, ...]:
-        """An event's columns within its slot, its seat and target left as seats (each
-        seat counts them from itself): (kind, seat, cause card, card named, target)."""
-        enc = self.encoding
-        n_cards = len(enc.cards)
-        kind = _EVENT_COLUMN.get(event.kind, len(EVENT_KINDS))
-        data = event.data
-        secret = event.secret or {}  # present only when this seat may see it
-        card = data.get("card", secret.get("card"))
-        targets = data.get("targets", secret.get("targets")) or ()
-        target = targets[0] if targets else data.get("to")
-        return (
-            kind,
-            event.seat,
-            enc.e_cause + enc.card_index.get(event.cause or "", n_cards),
-            enc.e_card + (enc.card_index.get(card, n_cards) if isinstance(card, str) else n_cards),
-            target if isinstance(target, int) else None,
+            position = (n if owner < 0 else owner) * effects + column
+            owned[position] = min(owned[position] + 1, COUNTER_BOUND)
+        table = self._table = _Table(
+            key,
+            rounds,
+            discard,
+            np.concatenate((rows, rows)),
+            np.concatenate((owned[: n * effects], owned[: n * effects])),
+            owned[n * effects :],
         )
+        return table
+
+    def _columns(self, event) -> tuple[int, ...]:
+        """An event's columns within its slot: its kind, its seat, the card that caused it,
+        the card it names, its target; its seat and target as seats, not counted from any
+        seat yet (``_frames`` does that for each seat)."""
+        enc = self.encoding
+        n, n_cards, card_index = enc.players, len(enc.cards), enc.card_index
+        data, secret = event.data, event.secret  # a secret only when this seat may see it
+        if secret is None:
+            card, targets = data.get("card"), data.get("targets")
+        else:
+            card = data.get("card", secret.get("card"))
+            targets = data.get("targets", secret.get("targets"))
+        target = targets[0] if targets else data.get("to")
+        seat, cause = event.seat, event.cause
+        return (
+            _EVENT_COLUMN.get(event.kind, len(EVENT_KINDS)),
+            enc.e_seat + (n if seat is None else seat % n),
+            enc.e_cause + (n_cards if cause is None else card_index.get(cause, n_cards)),
+            enc.e_card + (card_index.get(card, n_cards) if isinstance(card, str) else n_cards),
+            enc.e_target + (target % n if isinstance(target, int) else n),
+        )
+
+
+@dataclass
+class _Table:
+    """The public part of an observation at one moment (see ``Observer._table_of``)."""
+
+    key: tuple
+    round: tuple[float, float]
+    discard: np.ndarray
+    rows: np.ndarray  # every seat's row, by absolute seat, twice over
+    owned: np.ndarray  # the ongoing effects of each owner, by absolute seat, twice over
+    unowned: np.ndarray  # the ongoing effects with no owner
+
+
+class Info(dict):
+    """An agent's info: a dict like any other, whose costly entries (the wire view) are made
+    the first time anything reads it. A learner that never looks at them does not pay for
+    them (a fifth of a step, benchmarks/env.py); one that does sees the same dict.
+
+    ``later`` gives each such entry's key and the function that makes its value; the key is
+    in the dict from the start (in ``entries`` order), holding None until then. Everything
+    that reads or changes the dict (other than its keys and its length) makes them first."""
+
+    _later: dict[str, Callable[[], Any]] | None = None
+
+    def __init__(self, entries: dict[str, Any], later: dict[str, Callable[[], Any]]):
+        super().__init__(entries)
+        self._later = later
+
+    def _make(self) -> None:
+        later = self._later
+        if later:
+            self._later = None
+            for key, make in later.items():
+                dict.__setitem__(self, key, make())
+
+
+def _made_first(name: str) -> Any:
+    method = getattr(dict, name)
+
+    def call(self: Info, *args: Any, **kwargs: Any) -> Any:
+        self._make()
+        return method(self, *args, **kwargs)
+
+    call.__name__ = name
+    return call
+
+
+for _name in (
+    "__getitem__", "get", "items", "values", "__iter__", "__eq__", "__ne__", "__repr__",
+    "__or__", "__ror__", "__ior__", "__reduce_ex__", "copy", "pop", "popitem", "setdefault",
+    "update", "__setitem__", "__delitem__", "clear",
+):  # fmt: skip
+    setattr(Info, _name, _made_first(_name))
 
 
 @dataclass
 class _Decision:
     """The decision ``agent_selection`` faces: what its actions mean, its mask, its
-    observation and its info. ``choices``: each allowed action's selection (in wire form)
-    or answer."""
+    observation and its info. ``choices``: the allowed actions, each with its answer when
+    answering (a selection action's selection is ``Encoding.selection``)."""
 
     pending: Pending
     choices: dict[int, Any]
@@ -569,10 +680,11 @@ class raw_env(AECEnv):
         enc, view, question = self.encoding, pending.view, pending.question
         choices: dict[int, Any]
         info: dict[str, Any]
+        later: dict[str, Callable[[], Any]] = {}
         if question is None:
-            legal = legal_selections(view)
-            choices = enc.selection_actions(pending.seat, legal)
-            info = {"kind": "select", "legal": legal, "question": None}
+            choices = dict.fromkeys(enc.legal_actions(view))
+            info = {"kind": "select", "legal": None, "question": None}
+            later["legal"] = partial(legal_selections, view)
         else:
             choices = enc.answer_actions(pending.seat, question)
             info = {"kind": "answer", "legal": None, "question": question_to_wire(question)}
@@ -580,9 +692,10 @@ class raw_env(AECEnv):
         actions = list(choices)
         mask[actions] = 1
         info["actions"] = actions  # each legal selection's action, or each option's
-        info["view"] = self.observer.wire(view)
+        info["view"] = None
+        later["view"] = self.observer.later(view)
         observation = {"observation": self.observer.observe(view, question), "action_mask": mask}
-        return _Decision(pending, choices, observation, info)
+        return _Decision(pending, choices, observation, Info(info, later))
 
     def _end(self) -> None:
         """The game is over: rewards, terminations (truncations for a draw by the round
@@ -598,11 +711,10 @@ class raw_env(AECEnv):
             else:
                 self.rewards[agent] = 1.0 if seat in result.winners else -1.0
                 self.terminations[agent] = True
-            self.infos[agent] = {
-                "kind": None,
-                "result": result_to_wire(result),
-                "view": self.observer.wire(self.game.view(seat)),
-            }
+            self.infos[agent] = Info(
+                {"kind": None, "result": result_to_wire(result), "view": None},
+                {"view": self.observer.later(self.game.view(seat))},
+            )
         self._close_bots()
 
     def step(self, action: Any) -> None:
@@ -616,11 +728,12 @@ class raw_env(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.infos[agent] = {}
-        choice = decision.choices[chosen]
-        if decision.pending.question is None:  # seats as ints: the rules take no other kind
-            targets = tuple([int(seat) for seat in choice["targets"]])
-            choice = Selection(choice["card"], targets, choice["info"])
-        self.driver.answer(decision.pending, choice)
+        pending = decision.pending
+        if pending.question is None:
+            choice = self.encoding.selection(pending.seat, chosen)
+        else:
+            choice = decision.choices[chosen]
+        self.driver.answer(pending, choice)
         self._next()
         self._accumulate_rewards()
         if self.render_mode == "human":

@@ -83,15 +83,20 @@ def legal_selections(view: PlayerView) -> list[dict[str, Any]]:
     targets, then information): each is a reply as it stands."""
     legal = []
     for card in dict.fromkeys(view.playable):  # two copies in hand: one card to play
-        slots = view.legal_targets(card)
-        combos = [
-            list(combo) for combo in itertools.product(*slots) if len(set(combo)) == len(combo)
-        ]
-        infos = [None] if card.ask is None else list(card.ask.choices(view.card_names))
-        for targets in combos:
-            for info in infos:
-                legal.append({"card": card.id, "targets": targets, "info": info})
+        legal.extend(card_selections(card, view.legal_targets(card), view.card_names))
     return legal
+
+
+def card_selections(card, slots: tuple, card_names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Every selection of one card, given the seats its targets allow (``slots``, as
+    ``PlayerView.legal_targets`` gives them): distinct targets, then each information."""
+    combos = [combo for combo in itertools.product(*slots) if len(set(combo)) == len(combo)]
+    infos = [None] if card.ask is None else list(card.ask.choices(card_names))
+    return [
+        {"card": card.id, "targets": list(targets), "info": info}
+        for targets in combos
+        for info in infos
+    ]
 
 
 def question_to_wire(question: Question) -> dict[str, Any]:

@@ -136,11 +136,17 @@ class Driver:
         return pending._answer
 
     def _put_out_selections(self, asking: int, view: PlayerView) -> None:
-        """The round's selection begins: every driven seat that must select is pending now."""
+        """The round's selection begins: every driven seat that must select is pending now.
+        Nothing changes while players choose, so the others' views share the public parts
+        of the asking seat's (the rows, the discard pile, the ongoing effects), as the
+        engine's own views of this moment do."""
         game = self.game
+        public, table = view.players, (view.discard, view.ongoing)
         for seat in game.selecting():
             if seat in self.driven:
-                self._pending[seat] = Pending(seat, view if seat == asking else game.view(seat))
+                self._pending[seat] = Pending(
+                    seat, view if seat == asking else game.view(seat, None, public, None, table)
+                )
 
 
 class _Driven:
