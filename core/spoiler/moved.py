@@ -1,9 +1,11 @@
 """The module paths of API 1 that the layered layout moved, still importable.
 
 ``import spoiler.engine`` gives the very module ``spoiler.rules.game`` (not a copy), so code
-written for API 1, its monkeypatches included, works unchanged. The finder sits at the end
-of ``sys.meta_path``: it is asked only for a name no other finder knows, so it costs the
-imports that exist nothing. New code imports the new paths (docs/architecture.md).
+written for API 1, its monkeypatches included, works unchanged. The finder comes first in
+``sys.meta_path``: ``spoiler.cli`` is the package ``spoiler.commands``, so the path finder
+would otherwise load ``spoiler.cli.common`` a second time, from that package's folder, as a
+module of its own. For any other name it is one dictionary look-up. New code imports the new
+paths (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -73,4 +75,4 @@ class MovedFinder:
 
 def install() -> None:
     if not any(finder is MovedFinder for finder in sys.meta_path):
-        sys.meta_path.append(MovedFinder)
+        sys.meta_path.insert(0, MovedFinder)
