@@ -107,3 +107,20 @@ def test_rules_ends_with_the_rules_the_installed_sets_add():
     assert "Rules the installed sets add" in text
     assert text.index("The seed rules") < text.index("Chrono (chrono)")
     assert "Base" not in text.split("Rules the installed sets add")[1]
+
+
+def test_a_commands_help_imports_neither_the_engine_nor_plugins():
+    """`spoiler play --help` loads the play command alone: not the engine, the agents or the
+    plugins it needs only once a game starts (benchmarks/startup.py times it)."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, "play", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["code"] in (0, None)
+    loaded = set(report["modules"])
+    assert "spoiler.commands.play" in loaded
+    assert not loaded & {*HEAVY, "spoiler.search"}, sorted(loaded & {*HEAVY, "spoiler.search"})

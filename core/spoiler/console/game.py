@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from spoiler.agents import close_agents
-
 
 def reader_for(humans: list[str]):
     """Who reads the shared screen: everyone's secrets for bots only, the one human's view,
@@ -61,6 +59,7 @@ def run_game(game, screen, after_round: Callable | None = None):
     Ctrl-C); the game then holds every whole round played and the interrupted one's decisions
     so far.
     """
+    from spoiler.agents import close_agents
     from spoiler.console.screen import EVERYTHING
 
     screen.follow(game)
