@@ -267,8 +267,39 @@ def test_sets_validate_names_a_card_the_engines_runaway_guard_stopped(installed,
     assert [(p["set"], p["card"], p["check"]) for p in problems] == [
         ("loopy", "Ouroboros", "stuck")
     ]
-    assert "ran past the engine's limit (round" in problems[0]["message"]
-    assert "over 3,000 steps" in problems[0]["message"]
+    assert problems[0]["message"] == (  # one message, not one nested in another
+        "round 1 ran past its limit (over 3,000 steps): an effect that never returns? "
+        "The set's other games were not played"
+    )
+
+
+class LoopingHookPlugin(SetPlugin):
+    """A set whose rule (a round-end hook) never returns."""
+
+    @hookimpl
+    def spoiler_round_end(self, game):
+        while True:
+            pass
+
+
+def test_sets_validate_blames_a_looping_hook_on_its_plugin_and_hook_never_a_card(
+    installed, monkeypatch
+):
+    """A loop in a hook is the hook's: the problem names the plugin and the hook, no card;
+    and the card played that round is not both blamed and "never played"."""
+    stash = CardSet("stash", "0.1.0")
+    stash.card(type("Stash", (), {"text": "No effect.", "copies": 40}))
+    installed(FakeEntryPoint("stash", LoopingHookPlugin(stash)))
+    monkeypatch.setattr(validation, "ROUND_SECONDS", 0.2)
+    result = run("sets", "validate", "stash", "--games", "2", "--seed", "4", "--json")
+    report = json.loads(result.stdout)
+    [problem] = report["problems"]
+    assert (problem["set"], problem["card"], problem["check"]) == ("stash", None, "stuck")
+    assert problem["message"].startswith(
+        "hook spoiler_round_end of plugin 'stash': round 1 ran past its limit ("
+    )
+    assert "never returns? The set's other games were not played" in problem["message"]
+    assert problem["seed"] == 4
 
 
 def test_sets_validate_notes_a_card_no_game_played(installed):

@@ -133,9 +133,13 @@ def play_plan(
             from concurrent.futures import ProcessPoolExecutor
 
             executor = ProcessPoolExecutor(max_workers=workers)
+    from spoiler.model.errors import RoundTooLong
+
     try:
         with stdout_to_stderr():  # what plugin code prints in a game stays out of the report
             return _run(sim, plan, executor, workers), then() if then is not None else None
+    except RoundTooLong as exc:  # an effect that never ends, in one game: the seed replays it
+        fail(str(exc), 1)
     finally:
         if client is not None:
             executor.shutdown(wait=False)

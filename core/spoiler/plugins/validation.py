@@ -178,27 +178,29 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
         except GameError as exc:
             found(Problem(set_name, None, "crashed", f"cannot start a game: {exc}", seed))
             break
-        game.max_round_seconds = ROUND_SECONDS  # the engine's guard, where no alarm can ring
+        game.max_round_seconds = ROUND_SECONDS  # the engine's guard (a watchdog, any thread)
         stopped = stuck = False
         for _ in range(game.max_rounds):
             start = len(game.state.log)
             try:
-                with _time_limit(ROUND_SECONDS):
+                with _time_limit(_backstop()):
                     game.play_round()
                 check_invariants(game)
             except (_Stuck, RoundTooLong) as exc:
-                why = (  # the engine's own guard (steps, or its clock off the main thread)
-                    f"round {game.round} ran past the engine's limit ({exc})"
-                    if isinstance(exc, RoundTooLong)
-                    else f"round {game.round} ran for over {ROUND_SECONDS:g} s"
-                )
+                if isinstance(exc, RoundTooLong):  # the engine's guard: steps, or its clock
+                    why = f"round {game.round} ran past its limit ({exc.why})"
+                    running = exc.running
+                else:  # the backstop: code the guard could not stop (a C call)
+                    why = f"round {game.round} ran for over {_backstop():g} s"
+                    running = None
                 found(
-                    _blame(
+                    _blame_running(
                         registry,
                         set_name,
+                        running,
                         _selected(game),
                         "stuck",
-                        f"{why} (an effect that never returns?); the set's other games were "
+                        f"{why}: an effect that never returns? The set's other games were "
                         "not played",
                         seed,
                     )
@@ -282,8 +284,18 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
         if stuck:  # every game that plays the card would be stuck as long
             break
     if report.games:
-        report.unplayed = [c.name for c in card_set.cards if c.id not in played]
+        # A card a problem names was played (its code ran): never "never played" too.
+        named = {p.card for p in report.problems if p.set == set_name}
+        report.unplayed = [
+            c.name for c in card_set.cards if c.id not in played and c.name not in named
+        ]
     return report
+
+
+def _backstop() -> float:
+    """The alarm behind the engine's guard, for code it cannot stop (a C call that does not
+    return): later than the guard, so that the guard names what it stopped."""
+    return ROUND_SECONDS * 2 + 1
 
 
 class _Stuck(BaseException):
@@ -330,6 +342,28 @@ def _blame(registry, set_name: str, causes: list, check: str, message: str, seed
     if len(names) > 1:
         message += f" (cards of {set_name} played that round: {', '.join(names)})"
     return Problem(set_name, card, check, message, seed)
+
+
+def _blame_running(
+    registry, set_name: str, running, causes: list, check: str, message: str, seed: int
+) -> Problem:
+    """A problem of code the guard stopped: blamed on the hook (plugin and hook) or the card
+    that was running, if known; else on the set's cards played that round (``_blame``)."""
+    if running is not None and running.plugin is not None:
+        return Problem(
+            _set_of_plugin(registry, running.plugin, set_name),
+            None,
+            check,
+            f"hook {running.hook} of plugin {running.plugin!r}: {message}",
+            seed,
+            set_name,
+        )
+    if running is not None and running.card is not None:
+        by_id = {c.id: (s.name, c) for s in registry.sets.values() for c in s.cards}
+        if running.card in by_id:
+            owner, card = by_id[running.card]
+            return Problem(owner, card.name, check, message, seed, set_name)
+    return _blame(registry, set_name, causes, check, message, seed)
 
 
 def _set_of_plugin(registry, plugin: str | None, default: str) -> str:
