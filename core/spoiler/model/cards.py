@@ -490,7 +490,8 @@ def _misleading(card: Card, names: set[str], card_names: tuple[str, ...]) -> Ite
     """What a game survives but misleads its players: a card with no printed text, a text
     that does not announce the parts the card has (or announces one it lacks), a name another
     card of the set has too, a question that leaves no card of the game to name."""
-    text = card.text.lower() if isinstance(card.text, str) else None
+    # In any case and however the text wraps ("At End\n    of Round" in a long string).
+    text = " ".join(card.text.split()).lower() if isinstance(card.text, str) else None
     if text is not None and not text.strip():
         yield "the card has no printed text"
     for part, phrase in PHRASES:
