@@ -19,7 +19,7 @@ from typing import Any
 import asyncssh
 from rich.text import Text
 
-from spoiler_host.safety import MAX_LINE, BadName, clean_name, code_matches
+from spoiler_host.safety import MAX_LINE, BadName, clean_name, code_matches, name_key
 from spoiler_host.table import HostedSeat, Table
 from spoiler_host.terminal import Terminal
 
@@ -339,7 +339,8 @@ class Host:
         self.say(f"Join with:  {self.join_command()}", "bold")
         self.say("            (NAME is the name you play under)")
         self.say(f"Join code:  {opts.code}   (the password ssh asks for)", "bold")
-        self.say(f"Host key:   {key.get_fingerprint()} (ed25519)")
+        kind = key.get_algorithm().removeprefix("ssh-")
+        self.say(f"Host key:   {key.get_fingerprint()} ({kind})")
         bots = "; bots take the seats left" if opts.seats > 1 or opts.bots else ""
         self.say(
             f"Waiting for {opts.seats} player(s). Press Enter to start sooner{bots}; "
@@ -396,10 +397,12 @@ class Host:
         if self._start.is_set() or self._stop.is_set():
             session.end("Sorry: the game is starting without new players.", 1)
             return
-        if any(other.lower() == name.lower() for other, _ in self.lobby):
+        taken = next((other for other, _ in self.lobby if name_key(other) == name_key(name)), None)
+        if taken is not None:
+            alike = "" if taken == name else f" (it reads as {taken!r}, who is here)"
             session.end(
-                f"Sorry: the name {name!r} is taken at this table. Join with another name: "
-                f"{self.join_command()}",
+                f"Sorry: the name {name!r} is taken at this table{alike}. Join with another "
+                f"name: {self.join_command()}",
                 1,
             )
             return

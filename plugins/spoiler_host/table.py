@@ -22,7 +22,12 @@ from rich.text import Text
 
 from spoiler.console.human import COMMANDS, HumanAgent
 from spoiler.console.screen import QuitGame
+from spoiler_host.safety import name_key
 from spoiler_host.terminal import Dropped, HostedScreen, Stopped, Terminal
+
+#: Failed prompts in a row after which a bot takes the seat (a prompt that fails is that
+#: seat's problem: it is asked again, and the rest of the table never notices).
+MAX_FAILURES = 3
 
 
 class HostedHuman(HumanAgent):
@@ -49,6 +54,7 @@ class HostedSeat:
         self.human: HostedHuman | None = None
         self.bot = None
         self.drops = 0  # counts drops, so a late timer for an old drop does nothing
+        self.failures = 0  # prompts that failed in a row
         self.busy = threading.Lock()  # one question at a time on this seat
 
     @property
@@ -112,7 +118,8 @@ class Table:
         return [RemoteAgent(self, seat) for seat in self.seats]
 
     def seat_named(self, name: str) -> HostedSeat | None:
-        return next((s for s in self.seats if s.name.lower() == name.lower()), None)
+        key = name_key(name)
+        return next((s for s in self.seats if name_key(s.name) == key), None)
 
     # -- telling everyone ------------------------------------------------------------------
     def tell(self, message: str, *, style: str = "bold", but: HostedSeat | None = None) -> None:
@@ -208,7 +215,7 @@ class Table:
             if agent is None:
                 return bot(seat.bot)
             try:
-                return human(agent)
+                decided = human(agent)
             except Dropped:
                 continue  # wait for them to come back (or for the bot), and ask again
             except QuitGame:  # they typed q: they leave, as if they closed the window
@@ -216,6 +223,37 @@ class Table:
                 if terminal is not None:
                     terminal.hang_up(self.leaving_words(seat.name))
                     self.disconnect(seat, terminal)
+                continue
+            except Stopped:
+                raise
+            except Exception as exc:  # this seat's prompt broke: theirs to retry, not the table's
+                self._failed(seat, exc)
+                continue
+            seat.failures = 0
+            return decided
+
+    def _failed(self, seat: HostedSeat, exc: Exception) -> None:
+        """A prompt failed: the seat is asked again, or after ``MAX_FAILURES`` in a row a bot
+        takes it. Everyone is told who and why, in one line."""
+        seat.failures += 1
+        why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        terminal = seat.terminal
+        if seat.failures < MAX_FAILURES:
+            if terminal is not None and not terminal.closed:
+                terminal.console.print(
+                    Text(f"Sorry, that prompt failed ({why}). Asking again.", style="yellow")
+                )
+            self.tell_host(f"{seat.name}'s prompt failed ({why}); asking again.")
+            return
+        with self.lock:
+            if seat.bot is None:
+                seat.bot = self.make_bot(seat.index)
+            self.changed.notify_all()
+        self.tell(
+            f"{seat.name}'s prompt failed {seat.failures} times in a row ({why}): "
+            f"a {self.bot_kind} bot plays for them from now on.",
+            style="yellow",
+        )
 
     def selection(self, seat: HostedSeat, view):
         """The seat's selection for this round. The first time the engine asks in a round,

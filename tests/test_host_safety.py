@@ -1,0 +1,349 @@
+"""A table no one can break (issue 23): no keystroke, name or key file a player or a host
+brings ends a game. The prompts' parsers are total functions; a prompt that fails is its seat's
+problem; names that read as a command or as another player's are refused; the host key is
+announced as what it is, and a key path that is not a file is one line, not a hang.
+
+Hosted games are a real ``spoiler host`` on loopback with asyncssh clients (tests/test_host.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console
+
+from spoiler.cards import ANOTHER_PLAYER, CardSet, NameACard, NameANumber
+from spoiler.console.human import HumanAgent, _match, _match_seat, is_command, number
+from spoiler.console.screen import QuitGame, Screen
+from spoiler.testing import table
+
+sys.path.insert(0, str(Path(__file__).parent))
+from scripted_player import PROMPTS, answer_for
+from test_host import BASE_ONLY, PATIENCE, FakeChannel, FakeLoop, Player, connect, host, run
+from test_host import spoiler_command as spoiler_command
+
+from spoiler_host.safety import BadName, clean_name, name_key
+
+asyncssh = pytest.importorskip("asyncssh")
+__all__ = ["host"]  # the fixture, used by name
+
+#: What the Why of issue 23 typed: digits to str.isdigit() that int() refuses, and others.
+NOT_NUMBERS = ["²", "³", "①", "٣", "1²", "¹⁰", "Ⅻ", "𝟙", "-", "1_0", "+2", " ", "0x1"]  # noqa: RUF001
+
+
+# ==============================================================================================
+# The parsers: total functions
+# ==============================================================================================
+def test_only_ascii_digits_are_a_number_at_a_prompt():
+    """`²`, `①`, `٣` pass str.isdigit() and int() refuses or reads them: the prompts take
+    neither; ASCII digits (and a minus sign) only."""
+    assert number("3") == 3 and number(" 12 ") == 12 and number("-2") == -2
+    assert number("007") == 7
+    for text in NOT_NUMBERS:
+        assert number(text) is None, text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=30))
+def test_every_parser_takes_any_unicode_text_without_raising(text):
+    """Over every unicode category: each parser answers (a choice or None), never raises."""
+    found = number(text)
+    assert found is None or text.strip().lstrip("-").isascii()
+    assert _match(text, ["Stone", "Guess"]) in (None, 0, 1)
+    assert is_command(text) in (True, False)
+
+    class View:
+        def name_of(self, seat):
+            return ["Ada", "Cog", "Bea"][seat]
+
+    assert _match_seat(text, [1, 2], View()) in (None, 1, 2)
+
+
+def prompt_cards() -> CardSet:
+    cards = CardSet("prompts", "1.0.0")
+
+    @cards.card
+    class Guess:
+        text = "Choose another player and name a card. Nothing happens."
+        target = ANOTHER_PLAYER
+        ask = NameACard()
+
+    @cards.card
+    class Count:
+        text = "Name a number from 2 to 4. Nothing happens."
+        ask = NameANumber(2, 4)
+
+    @cards.card
+    class Stone:
+        text = "No effect."
+        copies = 12
+
+    return cards
+
+
+def human_typing(typed: list[str], hand: list[str]):
+    game = table([prompt_cards()], hands=[hand, ["Stone"], ["Stone"]], deck=["Stone"] * 6)
+    out = io.StringIO()
+    stdin = io.StringIO("".join(line + "\n" for line in typed))
+    screen = Screen(Console(file=out, width=100, color_system=None), reader=0, stdin=stdin)
+    screen.follow(game)
+    game.seats[0].agent = HumanAgent(screen)
+    game.seats[0].kind = "human"
+    return game, out
+
+
+@pytest.mark.parametrize("typed", NOT_NUMBERS[:8])
+def test_a_superscript_or_circled_digit_is_refused_and_asked_again_at_every_prompt(typed):
+    """At the card, target and number prompts, `²` and its kind are one refusal each and
+    the prompt again; then the answers typed count."""
+    game, out = human_typing([typed, "1", typed, "3", typed, "3"], ["Guess", "Count"])
+    game.play_round()
+    assert game.decisions[-1]["selections"][0] == {
+        "card": "prompts:guess",
+        "targets": [2],
+        "info": "Stone",
+    }
+    shown = " ".join(out.getvalue().split())
+    assert "Please answer with a card's number (1 to 2) or its name." in shown
+    assert "Please answer with one of the numbers shown, or a player's name" in shown
+    assert "Please answer with a number from 1 to 3, or one of the names shown." in shown
+
+    game, out = human_typing([typed, "2", typed, "4"], ["Guess", "Count"])
+    game.play_round()
+    assert game.decisions[-1]["selections"][0]["info"] == 4
+    assert f"{typed!r} is not a whole number. Try again." in out.getvalue()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.text(alphabet=st.characters(exclude_categories=("Cs",), exclude_characters="\n")),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_any_line_typed_at_any_prompt_is_an_answer_a_command_or_a_refusal(lines):
+    """Whatever is typed first, the round is played: a legal selection is made from the
+    lines that follow (q leaves, as documented)."""
+    game, _ = human_typing([*lines, *["2", "4"] * 8], ["Stone", "Count"])
+    with contextlib.suppress(QuitGame):
+        game.play_round()
+        chosen = game.decisions[-1]["selections"][0]
+        assert chosen["card"] in ("prompts:stone", "prompts:count")
+
+
+# ==============================================================================================
+# A hosted seat whose prompt fails
+# ==============================================================================================
+def seat_with_a_terminal(fails: int):
+    """A real Table with one connected seat whose prompt raises ``fails`` times."""
+    from spoiler_host.table import Table
+    from spoiler_host.terminal import Terminal
+
+    told: list[str] = []
+    table_ = Table(
+        ["ann"],
+        wait=30,
+        call_later=lambda delay, fn: None,
+        make_bot=lambda seat: f"bot for seat {seat}",
+        bot_kind="greedy",
+        tell_host=told.append,
+    )
+    seat = table_.seats[0]
+    channel = FakeChannel()
+    seat.terminal = Terminal(FakeLoop(), channel)
+    seat.human = "ann's prompts"
+    calls = []
+
+    def prompt(human):
+        calls.append(human)
+        if len(calls) <= fails:
+            raise ValueError("invalid literal for int() with base 10: '²'")
+        return "ann's answer"
+
+    answer = table_.decide(seat, prompt, lambda bot: f"answered by {bot}").result(PATIENCE)
+    return answer, told, "".join(channel.written)
+
+
+def test_a_prompt_that_fails_is_asked_again_and_only_its_player_is_told():
+    answer, told, screen = seat_with_a_terminal(fails=2)
+    assert answer == "ann's answer"
+    assert screen.count("Sorry, that prompt failed (ValueError: invalid literal") == 2
+    assert "Asking again." in screen
+    assert (
+        told
+        == [
+            "ann's prompt failed (ValueError: invalid literal for int() with base 10: "
+            "'²'); asking again."
+        ]
+        * 2
+    )
+
+
+def test_a_prompt_that_keeps_failing_gives_the_seat_to_a_bot_and_everyone_is_told():
+    answer, told, screen = seat_with_a_terminal(fails=99)
+    assert answer == "answered by bot for seat 0"
+    assert told[-1].startswith("ann's prompt failed 3 times in a row (ValueError")
+    assert told[-1].endswith("a greedy bot plays for them from now on.")
+    assert "a greedy bot plays for them from now on." in " ".join(screen.split())
+
+
+# ==============================================================================================
+# Hosted: the Why's keystrokes at each prompt of a real game
+# ==============================================================================================
+class Attacker(Player):
+    """A player who types each of ``bad`` at every kind of prompt before answering it."""
+
+    def __init__(self, hosted, name: str, bad: list[str]):
+        super().__init__(hosted, name)
+        self.bad = bad
+        self.tried: dict[str, int] = {}
+
+    async def play(self, **_):
+        conn = await connect(self.hosted.port, self.name, self.hosted.code)
+        async with conn:
+            proc = await conn.create_process(term_type="xterm", encoding="utf-8")
+            since, tries = "", 1
+            while True:
+                chunk = await asyncio.wait_for(proc.stdout.read(1 << 16), PATIENCE)
+                if not chunk:
+                    break
+                self.transcript += chunk
+                since += chunk
+                kind = next((k for k, p in PROMPTS if p.search(since)), None)
+                answer, tries = answer_for(since, tries)
+                if answer is None or kind is None:
+                    continue
+                since = ""
+                done = self.tried.get(kind, 0)
+                if done < len(self.bad):
+                    self.tried[kind] = done + 1
+                    answer = self.bad[done]
+                with contextlib.suppress(BrokenPipeError):
+                    proc.stdin.write(answer + "\r")
+            await proc.wait()
+            self.exit_status = proc.exit_status
+
+
+def test_superscript_and_circled_digits_at_each_hosted_prompt_are_refused_and_the_game_goes_on(
+    host,
+):
+    """Issue 23's first finding: `²` at a card or target prompt ended the hosted game for
+    everyone. Now each is one refusal and the prompt again, and the game ends as games do."""
+    from test_host import play_in_order
+
+    hosted = host("--seats", "3", "--seed", "5", "--max-rounds", "8")
+    ann, ben = Attacker(hosted, "ann", ["²", "³", "①", "٣"]), Player(hosted, "ben")
+    cat = Player(hosted, "cat")
+    play_in_order(hosted, (ann, ann.play()), (ben, ben.play()), (cat, cat.play()))
+    assert hosted.finish() == 0
+    screen = " ".join(re.sub(r"\x1b\[[0-9;]*m", "", ann.transcript).split())
+    assert ann.tried == {"card": 4, "target": 4, "range": 4, "listed": 4}  # every prompt kind
+    assert screen.count("Please answer with a card's number") >= 4
+    assert "Please answer with one of the numbers shown, or a player's name" in screen
+    assert "Please answer with a number from 1 to" in screen
+    assert "Final table" in ben.transcript and "Final table" in ann.transcript
+    assert "Traceback" not in hosted.output + "".join(hosted.err)
+
+
+# ==============================================================================================
+# Names
+# ==============================================================================================
+@pytest.mark.parametrize("name", ["q", "Q", "quit", "log", "back", "?", "?ada", "help", "help me"])
+def test_a_name_that_is_a_prompt_command_is_refused(name):
+    """Typed at a target prompt, `q` would leave the game instead of naming the player."""
+    with pytest.raises(BadName, match="is a command at the game's prompts"):
+        clean_name(name)
+
+
+@pytest.mark.parametrize(
+    "name, alike",
+    [
+        ("Ada", "ADA"),
+        ("Ada", "\u0410da"),  # Cyrillic A
+        ("ada", "\u0430d\u0430"),  # Cyrillic a
+        ("Ada", "Ａｄａ"),  # noqa: RUF001 — fullwidth
+        ("Ada", "𝐀𝐝𝐚"),  # noqa: RUF001 — mathematical bold
+        ("Ada", "Adá"),
+        ("Al", "AI"),
+        ("Bob", "B0b"),
+        ("Bo", "Βο"),  # noqa: RUF001 — Greek
+        ("Ann Lee", "AnnLee"),
+    ],
+)
+def test_names_that_read_alike_compare_equal(name, alike):
+    assert name_key(name) == name_key(alike)
+
+
+@pytest.mark.parametrize("name, other", [("Ada", "Ida"), ("ann", "anne"), ("Bob", "Rob")])
+def test_names_that_read_differently_stay_apart(name, other):
+    assert name_key(name) != name_key(other)
+
+
+def test_a_name_that_reads_as_a_seated_players_is_refused_in_the_lobby(host):
+    hosted = host("--seats", "8")
+
+    async def scenario():
+        first = await connect(hosted.port, "ann", hosted.code)
+        proc = await first.create_process(encoding="utf-8")
+        await Player(hosted, "ann").wait_for("Welcome to Spoiler, ann", proc)
+        copy = await connect(hosted.port, "\u0430nn", hosted.code)  # Cyrillic a
+        result = await copy.run(term_type=None, check=False)
+        copy.close()
+        first.close()
+        return result
+
+    result = run(scenario())[0]
+    assert result.exit_status == 1
+    assert "is taken at this table (it reads as 'ann', who is here)" in result.stdout
+
+
+# ==============================================================================================
+# The host key
+# ==============================================================================================
+def host_output(tmp_path: Path, key: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, **BASE_ONLY, "SPOILER_HOST_KEY": str(key), "NO_COLOR": "1"}
+    return subprocess.run(
+        [*spoiler_command(), "host", "--port", "0"],
+        input="",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=PATIENCE,
+    )
+
+
+def test_a_fifo_at_the_host_key_path_is_one_line_not_a_hang(tmp_path):
+    key = tmp_path / "key"
+    os.mkfifo(key, 0o600)
+    result = host_output(tmp_path, key)
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        f"Error: host key {key}: {key} is not a regular file; move it away to make a new key"
+    )
+
+
+def test_an_rsa_host_key_is_announced_as_rsa(tmp_path):
+    from test_host import Hosted
+
+    key = tmp_path / "host_key"  # where Hosted points SPOILER_HOST_KEY
+    key.write_bytes(asyncssh.generate_private_key("ssh-rsa", key_size=2048).export_private_key())
+    key.chmod(0o600)
+    hosted = Hosted(tmp_path, "--seats", "2")
+    try:
+        fingerprint = asyncssh.read_private_key(str(key)).get_fingerprint()
+        assert f"Host key:   {fingerprint} (rsa)" in hosted.output
+        assert "ed25519" not in hosted.output
+    finally:
+        hosted.close()
