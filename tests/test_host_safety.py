@@ -347,3 +347,215 @@ def test_an_rsa_host_key_is_announced_as_rsa(tmp_path):
         assert "ed25519" not in hosted.output
     finally:
         hosted.close()
+
+
+# ==============================================================================================
+# Fair reading: each seat's input at a bounded pace
+# ==============================================================================================
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_token_bucket_allows_a_burst_then_its_rate():
+    from spoiler_host.terminal import Throttle
+
+    clock = Clock()
+    bucket = Throttle(rate=2, burst=3, clock=clock)
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+    assert bucket.wait() == pytest.approx(0.5)
+    clock.now = 0.5
+    assert bucket.take() and not bucket.take()
+    clock.now = 100
+    assert bucket.tokens <= 3 and [bucket.take() for _ in range(4)].count(True) == 3
+
+
+class PausingChannel(FakeChannel):
+    def __init__(self):
+        super().__init__()
+        self.paused = 0
+        self.resumed = 0
+
+    def pause_reading(self):
+        self.paused += 1
+
+    def resume_reading(self):
+        self.resumed += 1
+
+
+class LaterLoop(FakeLoop):
+    def __init__(self):
+        self.later: list = []
+
+    def call_later(self, delay, fn):
+        self.later.append((delay, fn))
+
+
+def test_a_flood_of_lines_is_cut_to_the_burst_and_reading_pauses_and_the_player_is_told():
+    from spoiler_host.terminal import LINE_BURST, MAX_QUEUED_LINES, Terminal
+
+    loop, channel = LaterLoop(), PausingChannel()
+    terminal = Terminal(loop, channel, throttle=True)
+    terminal.received("1\n" * 10_000)
+    assert terminal._lines.qsize() == min(LINE_BURST, MAX_QUEUED_LINES)
+    assert channel.paused == 1 and len(loop.later) == 1
+    told = " ".join("".join(channel.written).split())
+    assert "You are typing faster than the game reads: your input is read more slowly" in told
+    assert f"{10_000 - int(LINE_BURST)} line(s) were ignored." in told
+    delay, resume = loop.later[0]
+    assert 0 < delay <= 1
+    resume()
+    assert channel.resumed == 1
+
+
+def test_typing_at_a_human_pace_is_never_slowed():
+    from spoiler_host.terminal import Terminal
+
+    loop, channel = LaterLoop(), PausingChannel()
+    terminal = Terminal(loop, channel, throttle=True)
+    for answer in ("1", "2", "log", "? Jewel", "3"):
+        terminal.received(answer + "\r")
+    assert channel.paused == 0 and not channel.written
+    assert [terminal.readline() for _ in range(5)] == ["1\n", "2\n", "log\n", "? Jewel\n", "3\n"]
+
+
+async def flood(hosted, name: str, stop: asyncio.Event) -> str:
+    """A player who joins and types lines as fast as the connection takes them."""
+    conn = await connect(hosted.port, name, hosted.code)
+    seen = []
+    async with conn:
+        proc = await conn.create_process(term_type=None, encoding="utf-8", errors="replace")
+
+        async def read():
+            while chunk := await proc.stdout.read(1 << 16):
+                seen.append(chunk)
+
+        reader = asyncio.ensure_future(read())
+        with contextlib.suppress(BrokenPipeError, ConnectionError, asyncssh.Error):
+            while not stop.is_set() and not proc.stdin.is_closing():
+                proc.stdin.write("1\n2\n3\n" * 4096)
+                await proc.stdin.drain()
+        with contextlib.suppress(asyncio.TimeoutError, asyncssh.Error):
+            await asyncio.wait_for(reader, PATIENCE)
+    return "".join(seen)
+
+
+def test_a_player_who_floods_is_throttled_and_told_while_the_others_play_to_the_end(host):
+    """ann types as fast as her connection goes, all game long; ben and cat play a whole
+    game (the harness only bounds how long they may take), ann is told she is slowed."""
+    hosted = host("--seats", "3", "--seed", "11", "--max-rounds", "6", "--wait", "0")
+
+    async def scenario():
+        stop = asyncio.Event()
+        flooding = asyncio.ensure_future(flood(hosted, "ann", stop))
+        while "In the lobby: ann." not in hosted.output:
+            await asyncio.sleep(0.01)
+        ben, cat = Player(hosted, "ben"), Player(hosted, "cat")
+        games = [asyncio.ensure_future(ben.play())]
+        while "In the lobby: ann, ben." not in hosted.output:
+            await asyncio.sleep(0.01)
+        games.append(asyncio.ensure_future(cat.play()))
+        await asyncio.gather(*games)
+        stop.set()
+        return await flooding, ben, cat
+
+    ann, ben, cat = run(scenario())[0]
+    assert hosted.finish() == 0
+    assert "Final table" in ben.transcript and "Final table" in cat.transcript
+    assert "You are typing faster than the game reads" in " ".join(ann.split())
+
+
+# ==============================================================================================
+# Letting in: login limits as OpenSSH has them
+# ==============================================================================================
+class Knocking:
+    """A connection as Host.admit sees it."""
+
+    def __init__(self, source: str, username: str = ""):
+        self.source, self.username = source, username
+        self.aborted = False
+        self.conn = self
+
+    def abort(self):
+        self.aborted = True
+
+
+def door():
+    from spoiler_host.server import Host, HostOptions
+
+    options = HostOptions(2, 0, "greedy", None, 1, 10, None, 0, "127.0.0.1", 1, "code", None)
+    return Host(options, None, None, keyboard=False)
+
+
+def test_a_few_connections_per_address_and_the_oldest_silent_one_makes_room():
+    from spoiler_host.server import PER_SOURCE
+
+    host_ = door()
+    idle = [Knocking("10.0.0.1") for _ in range(PER_SOURCE)]
+    for conn in idle:
+        assert host_.admit(conn)
+        host_.logging_in[conn] = None
+    newcomer = Knocking("10.0.0.1")
+    assert host_.admit(newcomer) and idle[0].aborted and not idle[1].aborted
+    busy = door()
+    for _ in range(PER_SOURCE):
+        busy.logging_in[Knocking("10.0.0.1", username="mallory")] = None
+    assert not busy.admit(Knocking("10.0.0.1"))  # nobody silent to make room
+    assert busy.admit(Knocking("10.0.0.2"))
+
+
+def test_past_the_start_strangers_are_dropped_at_random_and_players_never():
+    from spoiler_host.server import STARTUPS
+
+    start, rate, full = STARTUPS
+    host_ = door()
+    for i in range(start + (full - start) // 2):
+        host_.logging_in[Knocking(f"10.0.{i}.1", username="x")] = None
+    let_in = sum(host_.admit(Knocking("10.9.9.9")) for _ in range(2000))
+    drop = rate + (1 - rate) * 0.5
+    assert 2000 * (1 - drop) * 0.7 < let_in < 2000 * (1 - drop) * 1.3
+    host_.player_sources.add("10.9.9.9")
+    assert all(host_.admit(Knocking("10.9.9.9")) for _ in range(200))
+    for i in range(full):
+        host_.logging_in[Knocking(f"10.1.{i}.1", username="x")] = None
+    assert not host_.admit(Knocking("10.9.9.8"))
+    assert host_.admit(Knocking("10.9.9.9"))
+
+
+def test_two_hundred_idle_sockets_do_not_keep_a_dropped_player_from_their_seat(host):
+    """Issue 23: sixteen idle TCP connections had every login slot, and a dropped player
+    failed 48 of 48 rejoins. Now 200 sockets that never say a word, from the player's own
+    address, are held to a few (the oldest make room) and closed after the grace time, and
+    ann, who dropped, joins again at the first try and plays to the end."""
+    import socket
+
+    hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "3", "--wait", "30")
+
+    async def scenario():
+        ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+        ann_game, ben_game = await in_order_(hosted, ann, ben)
+        await ann_game
+        while "ann dropped out" not in hosted.output:
+            await asyncio.sleep(0.02)
+        idle = [socket.create_connection(("127.0.0.1", hosted.port)) for _ in range(200)]
+        try:
+            back = Player(hosted, "ann")
+            await back.play()
+            await ben_game
+        finally:
+            for sock in idle:
+                sock.close()
+        return back, ben
+
+    async def in_order_(hosted, ann, ben):
+        from test_host import in_order
+
+        return await in_order(hosted, (ann, ann.play(leave_after=1)), (ben, ben.play()))
+
+    back, ben = run(scenario())[0]
+    assert hosted.finish() == 0
+    assert "Welcome back, ann. Here is this round so far." in back.transcript
+    assert "Final table" in back.transcript and "ann is back." in ben.transcript
