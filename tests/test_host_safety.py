@@ -559,3 +559,82 @@ def test_two_hundred_idle_sockets_do_not_keep_a_dropped_player_from_their_seat(h
     assert hosted.finish() == 0
     assert "Welcome back, ann. Here is this round so far." in back.transcript
     assert "Final table" in back.transcript and "ann is back." in ben.transcript
+
+
+# ==============================================================================================
+# The turn clock
+# ==============================================================================================
+async def silent(hosted, name: str) -> str:
+    """A player who joins, watches, and never answers."""
+    conn = await connect(hosted.port, name, hosted.code)
+    seen = []
+    async with conn:
+        proc = await conn.create_process(term_type=None, encoding="utf-8")
+        while chunk := await asyncio.wait_for(proc.stdout.read(1 << 16), PATIENCE):
+            seen.append(chunk)
+    return "".join(seen)
+
+
+def test_a_silent_seat_is_warned_then_a_bot_decides_for_it_and_everyone_sees_the_wait(
+    host, tmp_path
+):
+    """Issue 23: a player who never answers stalled the table for ever. With --turn-time,
+    they are warned, then a bot makes each decision for them; the others see whom the
+    table waits for and for how long; the record replays."""
+    from typer.testing import CliRunner
+
+    from spoiler.cli import app
+
+    hosted = host(
+        "--seats", "2", "--seed", "3", "--max-rounds", "2", "--turn-time", "1",
+        "--record", "game.toml",
+    )  # fmt: skip
+
+    async def scenario():
+        ann = asyncio.ensure_future(silent(hosted, "ann"))
+        while "In the lobby: ann." not in hosted.output:
+            await asyncio.sleep(0.01)
+        ben = Player(hosted, "ben")
+        await ben.play()
+        return await ann, ben
+
+    ann, ben = run(scenario())[0]
+    assert hosted.finish() == 0
+    ann, others = " ".join(ann.split()), " ".join(ben.transcript.split())
+    assert "1 s left to decide; then a greedy bot decides for you." in ann
+    assert "Your 1 s ran out: a greedy bot decided for you this time." in ann
+    assert re.search(r"Waiting for ann \(\d+ s so far\): a greedy bot decides for them in", others)
+    assert "ann took longer than 1 s: a greedy bot decided for them this time." in others
+    assert "Final table" in others and "Final table" in ann
+    verified = CliRunner().invoke(
+        app, ["replay", "--verify", str(tmp_path / "game.toml")], env=BASE_ONLY
+    )
+    assert verified.exit_code == 0, verified.output
+
+
+def test_a_turn_clock_warns_once_then_ends_the_turn():
+    from spoiler_host.terminal import TurnClock, TurnOver
+
+    clock, warned = Clock(), []
+    turn = TurnClock(120, warned.append, clock=clock)
+    assert turn.left() == 90  # warned 30 s before the end
+    clock.now = 90
+    turn.ring()
+    assert warned == [turn] and turn.left() == 30 and not turn.expired()
+    clock.now = 120
+    assert turn.expired()
+    with pytest.raises(TurnOver):
+        turn.ring()
+    assert TurnClock(8, warned.append, clock=clock).warn_at == clock.now + 6  # a quarter
+
+
+@pytest.mark.parametrize("given", ["0.5", "-1", "nan", "90000"])
+def test_a_turn_time_that_is_not_a_limit_is_refused_in_one_line(given, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from spoiler.cli import app
+
+    monkeypatch.setenv("SPOILER_HOST_KEY", str(tmp_path / "key"))
+    result = CliRunner().invoke(app, ["host", "--turn-time", given], env=BASE_ONLY)
+    assert result.exit_code == 2
+    assert "--turn-time must be 0 (no limit) or from 1 to 86400 seconds" in result.output

@@ -64,6 +64,7 @@ class HostOptions:
     wait: float
     code: str
     key: Any  # an asyncssh private key
+    turn_time: float = 0  # seconds a seat has for each decision (0: no limit)
     fresh_record: bool = False  # the record file was made for this game (removed if unused)
 
 
@@ -541,6 +542,7 @@ class Host:
             bot_kind=opts.bot_kind,
             tell_host=lambda text: self.say(text),
             leaving_words=self.leaving_words,
+            turn_time=opts.turn_time,
         )
         seats = [
             Seat(name, agent, "human") for name, agent in zip(humans, table.agents(), strict=True)

@@ -72,6 +72,39 @@ class Dropped(Exception):
     """The player's connection closed (or a newer one took the seat) while they were asked."""
 
 
+class TurnOver(Exception):
+    """The seat's time to decide ran out (``--turn-time``): a bot decides this time."""
+
+
+class TurnClock:
+    """The time one seat has for one decision: a warning ``warn`` seconds before the end
+    (``on_warn()``), then ``TurnOver`` at the prompt that waits for an answer."""
+
+    def __init__(self, seconds: float, on_warn, clock=time.monotonic):
+        self.seconds = seconds
+        self.clock = clock
+        self.started = clock()
+        self.deadline = self.started + seconds
+        self.warn_at = self.deadline - min(30.0, seconds / 4)
+        self.on_warn = on_warn
+        self.warned = False
+
+    def left(self) -> float:
+        """Seconds until the next thing the clock does (warn, or end the turn)."""
+        return max(0.0, (self.deadline if self.warned else self.warn_at) - self.clock())
+
+    def expired(self) -> bool:
+        return self.clock() >= self.deadline
+
+    def ring(self) -> None:
+        """The time came: warn the first time, end the turn the second."""
+        if not self.warned:
+            self.warned = True
+            self.on_warn(self)
+            return
+        raise TurnOver
+
+
 class Stopped(EOFError):
     """The game is ending for everyone (the host stopped it). An ``EOFError``, so the game's
     loop ends the way it does when local input ends."""
@@ -136,6 +169,7 @@ class Terminal:
         self._line_rate = Throttle(LINES_PER_SECOND, LINE_BURST) if throttle else None
         self._char_rate = Throttle(CHARS_PER_SECOND, CHAR_BURST) if throttle else None
         self._paused = False
+        self.clock: TurnClock | None = None  # the seat's turn clock while it is asked
         self._ignored = 0  # lines ignored since the last notice
         self._noticed = -THROTTLE_NOTICE
         self.console = Console(
@@ -221,8 +255,16 @@ class Terminal:
             self._lines.put(line)
 
     def readline(self) -> str:
-        """The next line the player typed (blocks the calling thread)."""
-        item = self._lines.get()
+        """The next line the player typed (blocks the calling thread). With a turn clock,
+        raises ``TurnOver`` when the seat's time is up."""
+        while True:
+            clock = self.clock
+            try:
+                item = self._lines.get(timeout=None if clock is None else clock.left())
+                break
+            except queue.Empty:
+                assert clock is not None
+                clock.ring()
         if item is _DROPPED:
             self._lines.put(item)  # every later read fails too
             raise Dropped
