@@ -9,7 +9,13 @@ from pathlib import Path
 
 import typer
 
-from spoiler.commands.common import fail
+from spoiler.commands.common import (
+    BOT_OPTION_HELP,
+    BOT_TIME_LIMIT_HELP,
+    THINK_HELP,
+    bot_settings,
+    fail,
+)
 from spoiler.commands.group import command_app, examples
 
 app = command_app()
@@ -26,6 +32,7 @@ INSTALL_HINT = "spoiler host needs asyncssh: install it with: pip install 'spoil
         "spoiler host --seats 2 --bots 2           two friends and two bots",
         "spoiler host --bind 0.0.0.0 --port 2222   others on the network may join",
         "spoiler host --record game.toml           save it as you go (spoiler replay)",
+        "spoiler host --turn-time 60               a bot decides after 60 s",
     ),
 )
 def host(
@@ -38,6 +45,19 @@ def host(
         "--bot",
         metavar="KIND",
         help="The kind of bot, for --bots, for seats left empty and for players who leave.",
+    ),
+    bot_option: list[str] | None = typer.Option(
+        None,
+        "--bot-option",
+        metavar="KEY=VALUE",
+        help=f"{BOT_OPTION_HELP} The record keeps them for resume.",
+    ),
+    think: float | None = typer.Option(None, "--think", metavar="MS", help=THINK_HELP),
+    bot_time_limit: float | None = typer.Option(
+        None,
+        "--bot-time-limit",
+        metavar="S",
+        help=f"{BOT_TIME_LIMIT_HELP} The record keeps it for resume.",
     ),
     sets: str | None = typer.Option(
         None,
@@ -80,6 +100,14 @@ def host(
         help="Seconds a player who dropped out may take to join again before a bot takes "
         "their seat.",
     ),
+    turn_time: float = typer.Option(
+        120,
+        "--turn-time",
+        metavar="S",
+        help="Seconds each player has for each decision: they are warned before the end, "
+        "then a bot makes that decision for them (everyone sees whom the table waits for). "
+        "0: wait for ever.",
+    ),
 ) -> None:
     """Host a game that friends join over SSH, each at their own terminal.
 
@@ -108,14 +136,18 @@ def host(
         fail(f"--port must be from 0 to 65535, not {port}")
     if not 0 <= wait <= 24 * 3600:
         fail(f"--wait must be from 0 to 86400 seconds, not {wait:g}")
+    if not (turn_time == 0 or 1 <= turn_time <= 24 * 3600):
+        fail(f"--turn-time must be 0 (no limit) or from 1 to 86400 seconds, not {turn_time:g}")
     set_names = [s.strip() for s in sets.split(",") if s.strip()] if sets is not None else None
     if sets is not None and not set_names:
         fail("--sets is empty; name at least one set (see `spoiler sets list`)")
+    bot_options, time_limit = bot_settings(bot_option, think, bot_time_limit)
     try:
         import asyncssh  # noqa: F401
     except ImportError:
         fail(INSTALL_HINT, 1)
 
+    from spoiler.agents.options import OptionError
     from spoiler.commands import common
     from spoiler.model.seeds import new_seed
     from spoiler.plugins import UnknownName
@@ -132,8 +164,9 @@ def host(
         )
     try:
         card_sets = registry.card_sets(set_names)
-        registry.agent(bot, 0, 0)  # an unknown kind is refused now, not when a seat needs one
-    except UnknownName as exc:
+        # An unknown kind or options it refuses are refused now, not when a seat needs a bot.
+        registry.check_kind(bot, bot_options or None)
+    except (UnknownName, OptionError) as exc:
         fail(str(exc))
     if not card_sets:
         fail("no card set is installed (see `spoiler plugins`)")
@@ -147,6 +180,8 @@ def host(
         seats=seats,
         bots=bots,
         bot_kind=bot,
+        bot_options=bot_options,
+        bot_time_limit=time_limit,
         set_names=set_names,
         seed=seed if seed is not None else new_seed(),
         max_rounds=max_rounds,
@@ -156,6 +191,7 @@ def host(
         wait=wait,
         code=join_code(),
         key=key,
+        turn_time=turn_time,
     )
     held = None
     if record is not None:  # taken now, so a file that cannot be written stops no one later
