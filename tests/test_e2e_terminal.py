@@ -17,7 +17,7 @@ TARGET = r"Target\? \[([\d, ]+)\]"
 NUMBER_RANGE = r"\? \[(\d+)-(\d+)\]"
 NUMBERED = r"\? \[1-(\d+)\]"
 LISTED = r"\? \[(\d+)(?:, \d+)+\]"  # options that are numbers, typed as themselves
-SAVE = r"to resume later\? \[Y/n\]"
+SAVE = r"to resume later\? \[y/N\]"
 WATCH = r"Watch the rest\? \[Y/n\]"
 AGAIN = r"Play again\? s: same seed \(the same deal\), n: new seed, Enter: leave"
 
