@@ -126,3 +126,30 @@ def test_play_again_with_record_saves_the_next_game_beside_the_first(tmp_path):
     child.close()
     assert "Traceback" not in child.before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game-2.toml", "game.toml"]
+
+
+PAGER_PROBE = (
+    "import os, sys; sys.stdin.read(); "
+    "open('less.txt', 'w').write(os.environ.get('LESS', '(unset)'))"
+)
+
+
+@pytest.mark.parametrize("less, seen", [(None, "-R"), ("-X", "-X")], ids=["unset", "the reader's"])
+def test_the_rules_page_through_less_with_colours_shown(tmp_path, less, seen):
+    """Issue 20: on Python 3.11 and 3.12, `spoiler rules` (and `log`) showed raw escape codes
+    in less. The pager is run with LESS=-R, unless the reader set LESS themselves."""
+    env = {"PAGER": f'{sys.executable} -c "{PAGER_PROBE}"'}
+    if less is not None:
+        env["LESS"] = less
+    child = pexpect.spawn(
+        sys.executable,
+        ["-c", "from spoiler.cli import main; main()", "rules"],
+        cwd=str(tmp_path),
+        env={**{k: v for k, v in os.environ.items() if k != "LESS"}, **env, "TERM": "xterm"},
+        encoding="utf-8",
+        timeout=20,
+    )
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert (tmp_path / "less.txt").read_text() == seen

@@ -238,7 +238,9 @@ class Screen:
         """Lines through a pager on a terminal (``$PAGER``, else less), printed otherwise."""
         console = self.console
         if console.is_terminal:
-            with console.pager(styles=True):
+            from spoiler.console.paging import paged
+
+            with paged(console):
                 console.print(Text(title, style="bold"))
                 for line in lines:
                     console.print(line)
