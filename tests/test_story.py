@@ -223,3 +223,13 @@ def test_an_idle_part_says_nothing_happens_though_an_effect_ends_that_round():
     text = told(game, reader=0)
     assert "Nothing happens: Bix's card this round is not Crown." in text
     assert "Cog's Shield has ended." in text
+
+
+def test_the_last_rounds_priority_shift_announces_no_next_round():
+    """Issue 20: "Priorities shift; next round: ..." was printed just before "Game over"."""
+    game = table([base], [["Jewel", "Jewel"], ["Supply"], ["Supply"]], deck=DECK, names=NAMES)
+    play_round(game, {0: "Jewel", 1: "Supply", 2: "Supply"})
+    assert game.over
+    text = told(game)
+    assert "Game over: Ann wins!" in text
+    assert "Priorities shift" not in text
