@@ -116,10 +116,16 @@ def _show(selection: Selection) -> str:
     return repr(tuple(parts)) if len(parts) > 1 else repr(card)
 
 
-def _card(game: Game, name: str) -> Card:
+def _card(cards: list[Card], name: str) -> Card:
+    """The card of that id or name: of the first set given that has one (``cards`` are in
+    the order of the sets as the test gave them: an author's card before a base card of the
+    same name, when the author's set comes first)."""
     wanted = name.lower()
-    for card in game.cards:
-        if card.id == wanted or card.name.lower() == wanted:
+    for card in cards:
+        if card.id == wanted:
+            return card
+    for card in cards:
+        if card.name.lower() == wanted:
             return card
     raise KeyError(f"no card {name!r} in this game")
 
@@ -151,10 +157,11 @@ def table(
     game = Game(sets, seats, seed, max_rounds=max_rounds, hooks=hooks, strict=strict)
     game.start()
     st = game.state
+    cards = [card for card_set in sets for card in card_set.cards]  # as the test ordered them
     for seat, hand in enumerate(hands):
-        st.players[seat].hand = [_card(game, n) for n in hand]
-    st.deck = [_card(game, n) for n in reversed(deck or [])]
-    st.discard = [_card(game, n) for n in (discard or [])]
+        st.players[seat].hand = [_card(cards, n) for n in hand]
+    st.deck = [_card(cards, n) for n in reversed(deck or [])]
+    st.discard = [_card(cards, n) for n in (discard or [])]
     if priority is not None:
         st.priority = list(priority)
     for seat, status in (statuses or {}).items():
