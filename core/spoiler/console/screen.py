@@ -284,6 +284,16 @@ class Screen:
                     Text(f"{card_set.title} rules: ", style="bold").append(card_set.rules, style="")
                 )
 
+    def show_rules(self) -> None:
+        """``rules`` at a prompt: the rules the game's sets add, or that they add none."""
+        if any(getattr(card_set, "rules", "") for card_set in self.game.sets):
+            self.set_rules()
+        else:
+            self.console.print(
+                "The sets of this game add no rules of their own (Spoiler's own: spoiler rules).",
+                markup=False,
+            )
+
     # -- the table -------------------------------------------------------------------------
     def public_players(self) -> tuple[PlayerInfo, ...]:
         return self.game.table().players
