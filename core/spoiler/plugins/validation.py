@@ -453,15 +453,13 @@ def validate_named(
     none is named, the base set first), and the problems of the installation that concern
     them (every one when none is named). A name that is no set at all raises
     ``spoiler.plugins.UnknownName``; a named set that is disabled or broken is a problem."""
-    from spoiler.plugins import UnknownName
+    from spoiler.plugins import UnknownName, unknown_set
 
     if names:
         known = {info.name: info for info in registry.set_infos}
         missing = [n for n in names if n not in known]
         if missing:
-            raise UnknownName(
-                f"no set named {missing[0]!r} (installed: {', '.join(sorted(known)) or 'none'})"
-            )
+            raise UnknownName(unknown_set(missing[0], known))
     chosen = chosen_sets(registry, names)
     reports, general = validate(registry, chosen, games, first_seed, progress, watch)
     return reports, concerning(registry, names, general)
