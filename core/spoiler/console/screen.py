@@ -434,7 +434,11 @@ class Screen:
                 self.console.print(Text(prompt + " ", style="bold"), end="")
             game = getattr(self, "game", None)
             cards = {c.name for c in game.cards_by_id.values()} if game is not None else ()
-            return lineedit.read_line(rendered.get(), answers, cards).strip()
+            try:
+                return lineedit.read_line(rendered.get(), answers, cards).strip()
+            except EOFError:
+                self.console.print()  # Ctrl-D ends no line of its own
+                raise
         self.console.print(Text(prompt + " ", style="bold"), end="")
         self.console.file.flush()
         line = self.stdin.readline()
