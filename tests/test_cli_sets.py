@@ -504,3 +504,30 @@ def test_a_set_that_requires_a_set_that_is_not_installed_is_a_problem(installed)
     played = run("play", "--bots", "2", "--sets", "pebbles")
     assert played.exit_code == 2
     assert "set 'pebbles' is played with set 'storm': no set named 'storm'" in played.stderr
+
+
+def test_sets_validate_reports_a_target_kind_whose_allows_raises(installed):
+    """A target kind that raises makes its card unplayable: validate names the card and the
+    set, and does not also call it "never played" without saying why."""
+    from spoiler.cards import Target
+
+    def broken(me, candidate):
+        raise KeyError("gold")
+
+    haunted = CardSet("haunted", "0.1.0")
+    haunted.card(type("Pebble", (), {"text": "No effect.", "copies": 6}))
+    haunted.card(type("Grab", (), {"text": "Choose a ghost.", "target": Target("a ghost", broken)}))
+    installed(FakeEntryPoint("haunted", SetPlugin(haunted)))
+    result = run("sets", "validate", "haunted", "--games", "2", "--seed", "1", "--json")
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1
+    [problem] = report["problems"]
+    assert (problem["set"], problem["card"], problem["check"]) == (
+        "haunted",
+        "Grab",
+        "target_failed",
+    )
+    assert problem["message"] == (
+        "its target kind 'a ghost' failed in allows (KeyError: 'gold'), so it could not be played"
+    )
+    assert report["sets"][0]["unplayed"] == []

@@ -21,6 +21,8 @@ class Running(NamedTuple):
     plugin: str | None = None
     hook: str | None = None
     effect: str | None = None
+    #: A target kind's description, when its ``allows`` was running.
+    target: str | None = None
 
     def __str__(self) -> str:
         if self.plugin is not None:
@@ -29,6 +31,8 @@ class Running(NamedTuple):
             return f"card {self.card!r}"
         if self.effect is not None:
             return f"effect {self.effect!r}"
+        if self.target is not None:
+            return f"target kind {self.target!r}"
         return ""
 
 

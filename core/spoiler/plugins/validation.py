@@ -259,6 +259,20 @@ def play_games(
                             set_name,
                         )
                     )
+                elif event.kind == "target_failed":
+                    for card_id in event.data.get("cards", ()):
+                        card = game.cards_by_id.get(card_id)
+                        found(
+                            Problem(
+                                card.set_name if card else set_name,
+                                card.name if card else None,
+                                "target_failed",
+                                f"its target kind {event.data.get('target')!r} failed in "
+                                f"allows ({event.data.get('error')}), so it could not be played",
+                                seed,
+                                set_name,
+                            )
+                        )
                 elif event.kind == "rule_failed":
                     found(
                         Problem(
@@ -374,6 +388,20 @@ def _blame_running(
             seed,
             set_name,
         )
+    if running is not None and running.target is not None:  # a target kind's allows
+        cards = [
+            c
+            for c in registry.sets[set_name].cards
+            if any(k.description == running.target for k in c.targets)
+        ]
+        if cards:
+            return Problem(
+                set_name,
+                cards[0].name if len(cards) == 1 else None,
+                check,
+                f"target kind {running.target!r}: {message}",
+                seed,
+            )
     if running is not None and running.card is not None:
         by_id = {c.id: (s.name, c) for s in registry.sets.values() for c in s.cards}
         if running.card in by_id:

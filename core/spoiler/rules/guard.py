@@ -41,6 +41,9 @@ DECIDING = float("inf")
 #: raised in a round that goes on.
 _LOOK = 1.0
 _AGAIN = 0.25
+#: The watchdog lets the engine's own look at the clock (every thousand steps) go first, so
+#: that code which calls the engine is stopped by the engine, at a step, not mid-bytecode.
+_GRACE = 0.05
 
 
 class Guard:
@@ -198,8 +201,8 @@ def _watchdog() -> None:
             for thread_id, game in list(_games.values()):
                 busy = now - game._decided_at
                 limit = game.max_round_seconds
-                if busy <= limit:
-                    wait = min(wait, limit - busy + 0.001)
+                if busy <= limit + _GRACE:
+                    wait = min(wait, limit + _GRACE - busy + 0.001)
                     continue
                 if game._runaway is None:
                     frames = frames or sys._current_frames()

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
+from spoiler.model.cards import Target
 from spoiler.model.errors import CardError, GameError, Running
 from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
 from spoiler.model.verbs import Ongoing, Play
@@ -83,6 +84,8 @@ def running_code(game: Hooks, frame: FrameType | None) -> Running:
             if source.card:
                 return Running(card=source.card.id)
             return Running(effect=source.name)
+        if isinstance(source, Target):  # a target kind's allows (in Target.candidates)
+            return Running(target=source.description)
         frame = frame.f_back
     return Running()
 
