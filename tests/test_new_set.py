@@ -239,12 +239,8 @@ def test_new_set_fills_an_empty_folder_and_leaves_it_empty_if_it_fails(tmp_path,
     assert folder.is_dir() and not any(folder.iterdir())
     monkeypatch.setattr(scaffold, "files", complete)
     assert new("heist", "--dir", str(folder), cwd=tmp_path).exit_code == 0
-    assert sorted(p.name for p in folder.iterdir()) == [
-        "README.md",
-        "pyproject.toml",
-        "src",
-        "tests",
-    ]
+    written = {path.split("/")[0] for path in complete("heist")}
+    assert sorted(p.name for p in folder.iterdir()) == sorted(written)
 
 
 def test_every_fixture_is_used_by_the_scaffolds_tests():
