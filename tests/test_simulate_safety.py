@@ -66,9 +66,9 @@ def test_every_bad_cluster_address_is_one_line(address, message):
     assert message in refused("--games", "2", "--cluster", address)
 
 
-@pytest.mark.parametrize("think", ["inf", "nan", "-1", "0", "60001"])
+@pytest.mark.parametrize("think", ["inf", "nan", "-1", "0"])
 def test_simulate_refuses_a_thinking_time_that_is_not_one(think):
-    assert "--think must be more than 0 and at most 60000" in refused("--think", think)
+    assert "--think must be more than 0 milliseconds" in refused("--think", think)
 
 
 def test_simulate_refuses_more_games_than_it_can_keep():
