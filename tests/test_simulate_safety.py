@@ -268,3 +268,71 @@ def _read_all(fd: int, before: bytes) -> None:
         if not chunk:
             return
         _READ.append(chunk)
+
+
+# -- bot seeds a bot cannot search back --------------------------------------------------------
+def seeds_handed_to_bots(monkeypatch, plan: sim.Plan) -> list[tuple[int, int, str, int]]:
+    """(game number, seat, kind, the seed its bot was given) for every bot of a real run."""
+    from spoiler.model import seeds
+
+    handed = []
+    real = seeds.bot_seed
+
+    def watched(game_seed, seat, kind, key=None):
+        seed = real(game_seed, seat, kind, key)
+        handed.append((seat, kind, seed))
+        return seed
+
+    monkeypatch.setattr(seeds, "bot_seed", watched)
+    games = sim.run(plan)
+    assert len(games) == plan.games
+    return [(i // plan.players, *bot) for i, bot in enumerate(handed)]  # seat by seat
+
+
+def search_back(seat: int, kind: str, seed: int, games: int) -> int | None:
+    """The attack: a bot tabulates the public game_seed and bot_seed over small simulation
+    seeds and every game number, and looks its own seed up; the game's seed if found."""
+    from spoiler.model.seeds import bot_seed
+
+    for run_seed in range(64):
+        for number in range(games):
+            candidate = sim.game_seed(run_seed, number)
+            if bot_seed(candidate, seat, kind) == seed:
+                return candidate
+    return None
+
+
+def test_a_bot_can_no_longer_search_its_games_seed_back(monkeypatch):
+    """With --seed 7 the old bot seeds led back to every game's seed (and every hand); keyed
+    by the run's secret, the same tabulation finds none."""
+    from spoiler.model.seeds import new_key
+
+    plan = sim.Plan(6, ("random",) * 3, ("base",), seed=7, max_rounds=20)
+    found = [
+        search_back(seat, kind, seed, 6)
+        for _, seat, kind, seed in seeds_handed_to_bots(monkeypatch, plan)
+    ]
+    assert found == [sim.game_seed(7, n) for n in range(6) for _ in range(3)]  # before: all
+
+    keyed = sim.Plan(6, ("random",) * 3, ("base",), seed=7, max_rounds=20, bot_key=new_key())
+    handed = seeds_handed_to_bots(monkeypatch, keyed)
+    assert [search_back(seat, kind, seed, 6) for _, seat, kind, seed in handed] == [None] * 18
+
+
+def test_the_same_seed_and_key_give_the_same_games_another_key_others():
+    plan = sim.Plan(8, ("random",) * 3, ("base",), seed=7, max_rounds=20, bot_key="a")
+    again = sim.run(plan)
+    assert list(sim.run(plan)) == list(again)
+    other = sim.run(sim.Plan(8, ("random",) * 3, ("base",), seed=7, max_rounds=20, bot_key="b"))
+    assert [g["plays"] for g in other] != [g["plays"] for g in again]
+
+
+def test_simulate_draws_its_seed_and_key_at_random_and_prints_them():
+    args = ["simulate", "--games", "4", "--players", "3", "--sets", "base", "--json"]
+    first, second = (json.loads(runner.invoke(app, args).stdout) for _ in range(2))
+    assert first["seed"] != second["seed"] and first["bot_key"] != second["bot_key"]
+    assert len(first["bot_key"]) == 32  # 128 bits
+    again = runner.invoke(app, [*args, "--seed", str(first["seed"]), "--bot-key", first["bot_key"]])
+    assert json.loads(again.stdout)["cards"] == first["cards"]
+    text = runner.invoke(app, args[:-1]).stdout
+    assert re.search(r"seed -?\d+, bot key [0-9a-f]{32}\.", " ".join(text.split()))

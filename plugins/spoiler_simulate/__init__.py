@@ -3,6 +3,7 @@ and the figures a set author balances by (see docs/simulate.md)."""
 
 import contextlib
 import os
+import re
 import signal
 
 import typer
@@ -55,8 +56,20 @@ def simulate(
     sets: str | None = typer.Option(
         None, "--sets", metavar="NAMES", help="Card sets, comma-separated. Default: all installed."
     ),
-    seed: int = typer.Option(
-        0, "--seed", metavar="N", help="Seed of the simulation; each game's seed follows from it."
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        metavar="N",
+        help="Seed of the simulation; each game's seed follows from it. Default: drawn at "
+        "random (64 bits) and printed.",
+    ),
+    bot_key: str | None = typer.Option(
+        None,
+        "--bot-key",
+        metavar="KEY",
+        help="The secret the bots' seeds are keyed by, so no bot can search back its game's "
+        "seed. Default: drawn at random and printed; give a run's key (and seed) to play "
+        "its games again.",
     ),
     max_rounds: int = typer.Option(
         100, "--max-rounds", metavar="N", help="Round limit; reaching it ends a game in a draw."
@@ -105,6 +118,14 @@ def simulate(
     if jobs is not None and cluster is not None:
         fail("--jobs and --cluster do not go together: a cluster has its own workers")
     options, time_limit = bot_settings(bot_option, think, bot_time_limit)
+    from spoiler.model.seeds import new_key, new_seed
+
+    if seed is None:
+        seed = new_seed()
+    if bot_key is None:
+        bot_key = new_key()
+    elif not re.fullmatch(r"[0-9a-zA-Z_-]{1,64}", bot_key):
+        fail(f"--bot-key {bot_key!r} must be 1 to 64 letters, digits, - or _")
     plan = sim.Plan(
         games,
         kinds,
@@ -113,6 +134,7 @@ def simulate(
         max_rounds,
         tuple(options.items()),
         bot_time_limit=time_limit,
+        bot_key=bot_key,
     )
     try:
         local = sim.check(plan)
@@ -298,7 +320,7 @@ def print_figures(f: dict) -> None:
     given = f" (bot options {describe(f['bot_options'])})" if f["bot_options"] else ""
     out.print(
         f"{f['games']} games, {f['players']} players ({', '.join(f['bots'])}){given}, "
-        f"sets {', '.join(f['sets'])}, seed {f['seed']}.",
+        f"sets {', '.join(f['sets'])}, seed {f['seed']}, bot key {f['bot_key']}.",
         markup=False,
     )
     table = Table(title="Win rate by bot kind (per seat)", title_justify="left")

@@ -55,9 +55,10 @@ class Plan:
     """What to simulate. ``bots``: one kind per seat; ``sets``: set names (all usable when
     None); ``bot_options``: (key, value) pairs every bot is given (``--bot-option``; a
     kind's own ``@KEY=VALUE`` wins); ``bot_time_limit``: seconds a program bot may take
-    over a decision (None: the default). ``seating``, when given, seats other kinds game by
-    game: game *n* seats ``seating[n % len(seating)]`` (one kind per seat) instead of
-    ``bots``."""
+    over a decision (None: the default); ``bot_key``: the secret bot seeds are keyed by
+    (``spoiler.seeds.bot_seed``; None: by the game's seed alone). ``seating``, when given,
+    seats other kinds game by game: game *n* seats ``seating[n % len(seating)]`` (one kind
+    per seat) instead of ``bots``."""
 
     games: int
     bots: tuple[str, ...]
@@ -67,6 +68,7 @@ class Plan:
     bot_options: tuple[tuple[str, str], ...] = ()
     seating: tuple[tuple[str, ...], ...] = ()
     bot_time_limit: float | None = None
+    bot_key: str | None = None
 
     @property
     def players(self) -> int:
@@ -277,7 +279,14 @@ def play_batch(plan: Plan, numbers: range, out: list[dict] | None = None) -> lis
         for i, label in enumerate(labels):
             kind, options = kinds[label]
             agents.append(
-                registry.agent(kind, i, seed, options or None, time_limit=plan.bot_time_limit)
+                registry.agent(
+                    kind,
+                    i,
+                    seed,
+                    options or None,
+                    time_limit=plan.bot_time_limit,
+                    key=plan.bot_key,
+                )
             )
         timed = [Timed(a) if getattr(a, "searches", False) else a for a in agents]
         seats = [
@@ -640,6 +649,7 @@ def report(plan: Plan, games: list[dict], set_names: list[str], alone: dict | No
         "players": plan.players,
         "sets": list(set_names),
         "seed": plan.seed,
+        "bot_key": plan.bot_key,
         "bots": list(plan.bots),
         "max_rounds": plan.max_rounds,
         "bot_options": dict(plan.bot_options),
@@ -782,6 +792,8 @@ def command(plan: Plan) -> str:
     if plan.sets is not None:
         parts.append(f"--sets {','.join(plan.sets)}")
     parts.append(f"--seed {plan.seed}")
+    if plan.bot_key is not None:
+        parts.append(f"--bot-key {plan.bot_key}")
     if plan.max_rounds != 100:
         parts.append(f"--max-rounds {plan.max_rounds}")
     parts += [f"--bot-option {shlex.quote(f'{key}={value}')}" for key, value in plan.bot_options]
