@@ -638,3 +638,105 @@ def test_a_turn_time_that_is_not_a_limit_is_refused_in_one_line(given, tmp_path,
     result = CliRunner().invoke(app, ["host", "--turn-time", given], env=BASE_ONLY)
     assert result.exit_code == 2
     assert "--turn-time must be 0 (no limit) or from 1 to 86400 seconds" in result.output
+
+
+# ==============================================================================================
+# Seats bound to their player
+# ==============================================================================================
+def dropped_ann(host, *, after, **ann_options):
+    """ann (and ben) join, ann drops at her first prompt; ``after(hosted)`` runs while her
+    seat waits. Returns what ``after`` returned, the hosted game and ben."""
+    from test_host import in_order
+
+    hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "3", "--wait", "30")
+
+    async def scenario():
+        ann, ben = Player(hosted, "ann", **ann_options), Player(hosted, "ben")
+        ann_game, ben_game = await in_order(
+            hosted, (ann, ann.play(leave_after=1)), (ben, ben.play())
+        )
+        await ann_game
+        while "ann dropped out" not in hosted.output:
+            await asyncio.sleep(0.02)
+        done = await after(hosted)
+        await ben_game
+        return done, ann, ben
+
+    done, ann, ben = run(scenario())[0]
+    return done, hosted, ann, ben
+
+
+async def take_seat_with(hosted, name: str, typed: list[str], **options) -> str:
+    """Join as ``name`` with the code and type ``typed`` at the seat key prompts."""
+    conn = await connect(hosted.port, name, hosted.code, **options)
+    screen = ""
+    async with conn:
+        proc = await conn.create_process(term_type=None, encoding="utf-8")
+        while chunk := await asyncio.wait_for(proc.stdout.read(1 << 16), PATIENCE):
+            screen += chunk
+            if screen.endswith("Seat key: "):
+                proc.stdin.write(typed.pop(0) + "\n" if typed else "\n")
+                screen += "\n"
+        await proc.wait()
+        return screen + f"\n[exit {proc.exit_status}]"
+
+
+def test_a_seat_taken_with_the_join_code_alone_is_refused_and_its_player_takes_it_back(host):
+    """Issue 23: anyone with the shared code could take a dropped player's seat and see their
+    hand. Now the seat asks for the key its player was shown once, at first join: three
+    wrong ones and the connection is closed; ann, with hers, plays on."""
+
+    async def after(hosted):
+        stolen = await take_seat_with(hosted, "ann", ["k7dq-m2xa", "ann", "1"])
+        back = Player(hosted, "ann")
+        await back.play()
+        return stolen, back
+
+    (stolen, back), hosted, ann, ben = dropped_ann(host, after=after)
+    assert hosted.finish() == 0
+    assert ann.transcript.count("Your seat key: ") == 1
+    assert "it is shown only now, and taking your seat back if you drop out needs it" in " ".join(
+        ann.transcript.split()
+    )
+    flat = " ".join(stolen.split())
+    assert "ann's seat is kept for the player who took it: type the seat key ann was given" in flat
+    assert flat.count("That is not ann's seat key.") == 2
+    assert flat.endswith("Sorry: that is not ann's seat key. [exit 1]")
+    assert "Your hand" not in stolen
+    assert "Someone failed 3 times to take ann's seat." in hosted.output
+    assert "Welcome back, ann." in back.transcript and "Final table" in back.transcript
+    assert ben.transcript.count("ann is back.") == 1  # the one who failed never sat down
+
+
+def test_a_seat_bound_to_an_ssh_key_is_taken_back_with_that_key_and_no_code(host):
+    """A client that offered an ssh key at first join has its seat bound to it too: coming
+    back with that key (proven by the ssh login) needs neither the code nor the seat key;
+    another key does not let anyone in."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    other = asyncssh.generate_private_key("ssh-ed25519")
+
+    async def after(hosted):
+        with contextlib.suppress(asyncssh.PermissionDenied):
+            await connect(hosted.port, "ann", None, client_keys=[other])
+            return "the other key got in", None
+        back = Player(hosted, "ann", None, client_keys=[key])
+        await back.play()
+        return "refused", back
+
+    (other_key, back), hosted, ann, ben = dropped_ann(host, after=after, client_keys=[key])
+    assert hosted.finish() == 0
+    assert other_key == "refused"
+    assert "or join again from this ssh key: your seat knows it" in " ".join(ann.transcript.split())
+    assert "Seat key:" not in back.transcript
+    assert "Welcome back, ann." in back.transcript and "Final table" in back.transcript
+    assert "ann is back." in ben.transcript
+
+
+def test_seat_keys_are_random_40_bits_and_read_like_the_join_code():
+    from spoiler_host.safety import code_matches, seat_key
+
+    keys = {seat_key() for _ in range(200)}
+    assert len(keys) == 200
+    assert all(re.fullmatch(r"[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}", k) for k in keys)
+    some = keys.pop()
+    assert code_matches(some.upper().replace("-", " "), some)

@@ -9,6 +9,7 @@ requests, subsystems (sftp), port and agent forwarding and X11 are all refused.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import random
 import signal
@@ -20,7 +21,14 @@ from typing import Any
 import asyncssh
 from rich.text import Text
 
-from spoiler_host.safety import MAX_LINE, BadName, clean_name, code_matches, name_key
+from spoiler_host.safety import (
+    MAX_LINE,
+    BadName,
+    clean_name,
+    code_matches,
+    name_key,
+    seat_key,
+)
 from spoiler_host.table import HostedSeat, Table
 from spoiler_host.terminal import Terminal
 
@@ -40,6 +48,10 @@ PER_SOURCE = 8
 HANDSHAKE_GRACE = 5.0
 #: Seconds to log in (key exchange and code) before the connection is closed.
 LOGIN_TIMEOUT = 30
+#: The ssh keys of one client noted to bind its seat to (clients offer one key per try).
+MAX_OFFERED_KEYS = 8
+#: Tries at a seat key before the connection is closed (each wrong one waits BAD_CODE_DELAY).
+SEAT_KEY_TRIES = 3
 #: A silent client is asked every few seconds if it is still there; a dead connection is
 #: noticed after about three of these.
 KEEPALIVE = 5
@@ -77,6 +89,9 @@ class _Connection(asyncssh.SSHServer):
         self.username = ""
         self.source = ""  # the address it comes from
         self.session: _Session | None = None
+        self.by_code = False  # logged in with the join code
+        self.offered: list[bytes] = []  # the ssh public keys the client offered
+        self.accepted: bytes | None = None  # the key of a seat it logged in with
         self._grace: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn) -> None:
@@ -113,8 +128,25 @@ class _Connection(asyncssh.SSHServer):
     def password_auth_supported(self) -> bool:
         return True
 
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key) -> bool:
+        """A client's ssh key lets it in only to take back a seat bound to that key (asyncssh
+        then checks the client holds it); any other key is noted, to bind the seat it takes
+        with the code, and refused, so the client goes on to the code."""
+        data = key.public_data
+        seat = self.host.seat_for_key(username, data)
+        if seat is not None:
+            self.accepted = data
+            return True
+        if data not in self.offered and len(self.offered) < MAX_OFFERED_KEYS:
+            self.offered.append(data)
+        return False
+
     async def validate_password(self, username: str, password: str) -> bool:
         if code_matches(password, self.host.options.code):
+            self.by_code = True
             return True
         await asyncio.sleep(BAD_CODE_DELAY)  # a pause for the guesser, not for the game
         return False
@@ -122,7 +154,7 @@ class _Connection(asyncssh.SSHServer):
     def session_requested(self):
         if self.session is not None:
             return False  # one screen per connection
-        self.session = _Session(self.host, self.username, self.source)
+        self.session = _Session(self.host, self.username, self.source, self)
         return self.session
 
     # Port forwarding, unix sockets, tun/tap: asyncssh refuses them unless allowed here.
@@ -131,10 +163,13 @@ class _Connection(asyncssh.SSHServer):
 class _Session(asyncssh.SSHServerSession):
     """A client's session: the player's screen once they asked for a shell."""
 
-    def __init__(self, host: Host, username: str, source: str = ""):
+    def __init__(self, host: Host, username: str, source: str = "", login=None):
         self.host = host
         self.username = username
         self.source = source
+        self.login: _Connection | None = login
+        self.seat_key = ""  # handed out at first join
+        self.key_tries = 0
         self.name = username
         self.seat: HostedSeat | None = None
         self.chan: Any = None
@@ -263,7 +298,7 @@ class Host:
             return "You left."
         return (
             f"You left the game. To come back within {self.options.wait:g} s: "
-            f"{self.join_command(name)} (same code)."
+            f"{self.join_command(name)} (same code, and your seat key)."
         )
 
     # -- the server ----------------------------------------------------------------------------
@@ -277,7 +312,7 @@ class Host:
             opts.bind,
             opts.port,
             server_host_keys=[opts.key],
-            public_key_auth=False,
+            public_key_auth=True,  # only to take back a seat bound to the key
             password_auth=True,
             kbdint_auth=True,  # served by the password check: some clients ask this way
             agent_forwarding=False,
@@ -461,11 +496,23 @@ class Host:
             session.end("Sorry: every seat at this table is taken.", 1)
             return
         session.name = name
+        session.seat_key = seat_key()
         self.lobby.append((name, session))
         self.player_sources.add(session.source)
         free = self.options.seats - len(self.lobby)
         waiting = f"Waiting for {free} more, or for the host to start." if free else "Starting."
         session.term.console.print(Text(f"Welcome to Spoiler, {name}. {waiting}", style="bold"))
+        by_key = (
+            " (or join again from this ssh key: your seat knows it)"
+            if session.login is not None and session.login.offered
+            else ""
+        )
+        session.term.console.print(
+            Text(
+                f"Your seat key: {session.seat_key}. Keep it: it is shown only now, and taking "
+                f"your seat back if you drop out needs it{by_key}.",
+            )
+        )
         self._tell_lobby(f"In the lobby: {self.names_in()}.")
         if not free:
             self._start.set()
@@ -475,7 +522,7 @@ class Host:
             session.term.console.print(Text(message))
         self.say(message)
 
-    def _rejoin(self, session: _Session, name: str) -> None:
+    def _rejoin(self, session: _Session, name: str, *, proven: bool = False) -> None:
         table = self.seated
         seat = table.seat_named(name)
         if table.finished:
@@ -492,17 +539,67 @@ class Host:
                 f"plays for them now.",
                 1,
             )
-        elif seat.connected:
-            session.end(
-                f"Sorry: {seat.name} is playing already. Join with your own name: "
-                f"{self.join_command()}",
-                1,
-            )
+        elif proven:
+            self._take_back(session, seat)
+        elif session.login is not None and session.login.accepted in seat.public_keys:
+            self._take_back(session, seat)  # the ssh key the seat is bound to, proven
         else:
-            session.name = seat.name
-            session.seat = seat
-            self.player_sources.add(session.source)
-            table.connect(seat, session.term)
+            self._ask_seat_key(session, seat)
+
+    def seat_for_key(self, username: str, key: bytes) -> HostedSeat | None:
+        """The seat a client may take back with this ssh key (under this name), or None."""
+        table = self.table
+        if table is None or table.finished:
+            return None
+        try:
+            seat = table.seat_named(clean_name(username))
+        except BadName:
+            return None
+        return seat if seat is not None and seat.bot is None and key in seat.public_keys else None
+
+    def _ask_seat_key(self, session: _Session, seat: HostedSeat) -> None:
+        """Ask for the seat key handed out at first join (read on the loop, not echoed)."""
+        term = session.term
+        with contextlib.suppress(Exception):  # no line editor without a pseudo-terminal
+            session.chan.set_echo(False)
+        if not session.key_tries:
+            term.console.print(
+                Text(
+                    f"{seat.name}'s seat is kept for the player who took it: type the seat key "
+                    f"{seat.name} was given on joining.",
+                    style="bold",
+                )
+            )
+        term.send("Seat key: ")
+
+        def typed(line: str) -> None:
+            term.intercept = None
+            term.send("\n")
+            if code_matches(line, seat.key):
+                with contextlib.suppress(Exception):
+                    session.chan.set_echo(True)
+                self._rejoin(session, seat.name, proven=True)
+                return
+            session.key_tries += 1
+            if session.key_tries >= SEAT_KEY_TRIES:
+                self.say(f"Someone failed {SEAT_KEY_TRIES} times to take {seat.name}'s seat.")
+                session.end(f"Sorry: that is not {seat.name}'s seat key.", 1)
+                return
+            term.send(f"That is not {seat.name}'s seat key.\n")
+            self.loop.call_later(BAD_CODE_DELAY, self._ask_seat_key, session, seat)
+
+        term.intercept = typed
+
+    def _take_back(self, session: _Session, seat: HostedSeat) -> None:
+        """The seat's own player is back (by seat key or ssh key): on a new connection, the
+        old one (a frozen window, say) is closed."""
+        old = seat.terminal
+        if old is not None and not old.closed:
+            old.hang_up("Your seat was taken back from another connection, with its key.")
+        session.name = seat.name
+        session.seat = seat
+        self.player_sources.add(session.source)
+        self.seated.connect(seat, session.term)
 
     def depart(self, session: _Session) -> None:
         """A client's session ended (they left, or their connection dropped)."""
@@ -555,6 +652,9 @@ class Host:
         self.recorder = records.Recorder(records.Record.of(game, self.registry))
         for (_, session), seat in zip(self.lobby, table.seats, strict=True):
             session.seat = seat
+            seat.key = session.seat_key
+            if session.login is not None:
+                seat.public_keys = frozenset(session.login.offered)
             table.connect(seat, session.term, first=True)
         # The host's screen tells public events. Its input is not the host's keyboard: the
         # game never waits for the host (nor asks them to watch when every player is out).

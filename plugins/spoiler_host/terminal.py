@@ -12,7 +12,7 @@ import contextlib
 import queue
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import IO, Literal, cast
 
 from rich.console import Console
@@ -170,6 +170,9 @@ class Terminal:
         self._char_rate = Throttle(CHARS_PER_SECOND, CHAR_BURST) if throttle else None
         self._paused = False
         self.clock: TurnClock | None = None  # the seat's turn clock while it is asked
+        self.intercept: Callable[[str], None] | None = (
+            None  # a line reader on the loop (the seat key), before the game's
+        )
         self._ignored = 0  # lines ignored since the last notice
         self._noticed = -THROTTLE_NOTICE
         self.console = Console(
@@ -248,6 +251,9 @@ class Terminal:
     def _line(self, raw: str) -> None:
         line = None if self._too_long else clean_line(raw)
         self._too_long = False
+        if self.intercept is not None:
+            self.intercept(line or "")
+            return
         if line is None:
             self.send(f"\nThat line was over {MAX_LINE} characters: it was ignored.\n")
             line = ""  # the prompt asks again
