@@ -474,8 +474,10 @@ def test_a_player_who_floods_is_throttled_and_told_while_the_others_play_to_the_
 class Knocking:
     """A connection as Host.admit sees it."""
 
-    def __init__(self, source: str, username: str = ""):
+    def __init__(self, source: str, username: str = "", *, hello: bool | None = None):
         self.source, self.username = source, username
+        self.said_hello = bool(username) if hello is None else hello
+        self.opened = 0.0  # connected at the loop's time 0
         self.aborted = False
         self.conn = self
 
@@ -486,8 +488,14 @@ class Knocking:
 def door():
     from spoiler_host.server import Host, HostOptions
 
+    class Loop:
+        def time(self):
+            return 10.0  # ten seconds after every Knocking connected
+
     options = HostOptions(2, 0, "greedy", None, 1, 10, None, 0, "127.0.0.1", 1, "code", None)
-    return Host(options, None, None, keyboard=False)
+    host_ = Host(options, None, None, keyboard=False)
+    host_.loop = Loop()  # type: ignore[assignment]
+    return host_
 
 
 def test_a_few_connections_per_address_and_the_oldest_silent_one_makes_room():
@@ -498,13 +506,26 @@ def test_a_few_connections_per_address_and_the_oldest_silent_one_makes_room():
     for conn in idle:
         assert host_.admit(conn)
         host_.logging_in[conn] = None
+    idle[0].said_hello = True  # still in its handshake: the silent ones go first
     newcomer = Knocking("10.0.0.1")
-    assert host_.admit(newcomer) and idle[0].aborted and not idle[1].aborted
+    assert host_.admit(newcomer) and idle[1].aborted and not idle[0].aborted
     busy = door()
     for _ in range(PER_SOURCE):
         busy.logging_in[Knocking("10.0.0.1", username="mallory")] = None
     assert not busy.admit(Knocking("10.0.0.1"))  # nobody silent to make room
     assert busy.admit(Knocking("10.0.0.2"))
+
+
+def test_when_the_door_is_full_a_connection_silent_for_a_second_makes_room():
+    from spoiler_host.server import STARTUPS
+
+    host_ = door()
+    waiting = [Knocking(f"10.0.{i}.1", username="x") for i in range(STARTUPS[2])]
+    for conn in waiting:
+        host_.logging_in[conn] = None
+    assert not host_.admit(Knocking("10.9.9.9"))  # every one of them said hello
+    waiting[5].said_hello, waiting[5].username = False, ""
+    assert host_.admit(Knocking("10.9.9.9")) and waiting[5].aborted
 
 
 def test_past_the_start_strangers_are_dropped_at_random_and_players_never():
@@ -525,11 +546,34 @@ def test_past_the_start_strangers_are_dropped_at_random_and_players_never():
     assert host_.admit(Knocking("10.9.9.9"))
 
 
+async def door_dealt_with(sockets) -> None:
+    """Wait until the host has closed all but a few of ``sockets`` (it let in the rest)."""
+    from spoiler_host.server import PER_SOURCE
+
+    for sock in sockets:
+        sock.setblocking(False)
+    closed: set = set()
+    for _ in range(PATIENCE * 50):
+        for sock in sockets:
+            if sock not in closed:
+                try:
+                    if sock.recv(1 << 16) == b"":
+                        closed.add(sock)
+                except BlockingIOError:
+                    pass  # still open
+                except ConnectionResetError:
+                    closed.add(sock)
+        if len(closed) >= len(sockets) - PER_SOURCE:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the host closed only {len(closed)} of {len(sockets)} idle sockets")
+
+
 def test_two_hundred_idle_sockets_do_not_keep_a_dropped_player_from_their_seat(host):
     """Issue 23: sixteen idle TCP connections had every login slot, and a dropped player
     failed 48 of 48 rejoins. Now 200 sockets that never say a word, from the player's own
-    address, are held to a few (the oldest make room) and closed after the grace time, and
-    ann, who dropped, joins again at the first try and plays to the end."""
+    address, are held to a few (the oldest silent ones make room for newcomers), and ann, who
+    dropped, joins again at the first try and plays to the end."""
     import socket
 
     hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "3", "--wait", "30")
@@ -541,6 +585,7 @@ def test_two_hundred_idle_sockets_do_not_keep_a_dropped_player_from_their_seat(h
         while "ann dropped out" not in hosted.output:
             await asyncio.sleep(0.02)
         idle = [socket.create_connection(("127.0.0.1", hosted.port)) for _ in range(200)]
+        await door_dealt_with(idle)
         try:
             back = Player(hosted, "ann")
             await back.play()

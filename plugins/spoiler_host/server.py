@@ -41,8 +41,12 @@ MAX_CONNECTIONS = 100
 #: are spared: see ``Host.admit``).
 STARTUPS = (10, 0.30, 60)
 #: Connections not logged in yet from one address (``PerSourceMaxStartups``); past it the
-#: oldest of them still in its handshake is closed to make room, or else the new one.
+#: oldest of them that has said nothing (then: still in its handshake) is closed to make
+#: room, or else the new one.
 PER_SOURCE = 8
+#: Seconds after which a connection that has not sent its version string (a client sends it
+#: at once) makes room for a newcomer the limits would drop.
+SILENT = 1.0
 #: Seconds a connection has to finish its key exchange and send its name (a client does it
 #: in milliseconds; a socket that says nothing is closed then: the login grace time).
 HANDSHAKE_GRACE = 5.0
@@ -92,6 +96,7 @@ class _Connection(asyncssh.SSHServer):
         self.by_code = False  # logged in with the join code
         self.offered: list[bytes] = []  # the ssh public keys the client offered
         self.accepted: bytes | None = None  # the key of a seat it logged in with
+        self.opened = 0.0  # when it connected (the loop's time)
         self._grace: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn) -> None:
@@ -104,7 +109,13 @@ class _Connection(asyncssh.SSHServer):
             conn.abort()
             return
         host.logging_in[self] = None
+        self.opened = host.loop.time()
         self._grace = host.loop.call_later(HANDSHAKE_GRACE, self._too_slow)
+
+    @property
+    def said_hello(self) -> bool:
+        """Has the client sent its SSH version string (the first thing a client says)?"""
+        return bool(self.conn.get_extra_info("client_version"))
 
     def _too_slow(self) -> None:
         if not self.username:  # no key exchange, no name: an idle socket
@@ -393,11 +404,16 @@ class Host:
     def admit(self, conn: _Connection) -> bool:
         """May a new connection start logging in? As OpenSSH does it: a few per address (the
         oldest still in its handshake makes room), then random early drop past ``STARTUPS``.
-        An address a player at this table came from is never dropped at random: a player
-        coming back gets in however many strangers wait at the door."""
+        A connection that has not sent even its version for ``SILENT`` seconds makes room
+        for one that would be dropped. An address a player at this table came from is never
+        dropped at random: a player coming back gets in however many strangers wait."""
         same = [c for c in self.logging_in if c.source == conn.source]
         if len(same) >= PER_SOURCE:
-            idle = next((c for c in same if not c.username), None)
+            # Oldest first, those that have not even sent their version (a client sends it at
+            # once), then those that have not finished their handshake.
+            idle = next((c for c in same if not c.said_hello), None) or next(
+                (c for c in same if not c.username), None
+            )
             if idle is None:
                 return False
             idle.conn.abort()
@@ -408,9 +424,20 @@ class Host:
         waiting = len(self.logging_in)
         if waiting < start:
             return True
-        if waiting >= full:
+        drop = rate + (1 - rate) * (waiting - start) / (full - start)
+        if waiting < full and self._random.random() >= drop:
+            return True
+        # Dropped, unless one that has said nothing for a while makes room.
+        now = self.loop.time()
+        silent = next(
+            (c for c in self.logging_in if not c.said_hello and now - c.opened > SILENT),
+            None,
+        )
+        if silent is None:
             return False
-        return self._random.random() >= rate + (1 - rate) * (waiting - start) / (full - start)
+        silent.conn.abort()
+        self.logging_in.pop(silent, None)
+        return True
 
     # -- the lobby -----------------------------------------------------------------------------
     def _introduce(self) -> None:

@@ -57,6 +57,11 @@ class Throttle:
         self.tokens -= amount
         return True
 
+    def available(self) -> int:
+        """Whole tokens there are now."""
+        self._refill()
+        return max(0, int(self.tokens))
+
     def spend(self, amount: float) -> None:
         """Take ``amount`` whatever is left (the bucket may go below empty)."""
         self._refill()
@@ -211,13 +216,22 @@ class Terminal:
             return
         if self._char_rate is not None:
             self._char_rate.spend(len(data))
-        data = self._partial + data
-        *lines, self._partial = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        data = (self._partial + data).replace("\r\n", "\n").replace("\r", "\n")
+        if self._line_rate is not None:
+            allowed, ends = self._line_rate.available(), data.count("\n")
+            if ends > allowed:  # a flood: only the lines it may type now are even split off
+                self._ignored += ends - allowed
+                *lines, _ = data.split("\n", allowed)
+                self._partial = ""
+                self._line_rate.spend(allowed)
+                for line in lines:
+                    self._line(line)
+                self._slow_down()
+                return
+            self._line_rate.spend(ends)
+        *lines, self._partial = data.split("\n")
         for line in lines:
-            if self._line_rate is None or self._line_rate.take():
-                self._line(line)
-            else:
-                self._ignored += 1
+            self._line(line)
         if len(self._partial) > MAX_LINE:
             self._too_long, self._partial = True, ""
         self._slow_down()
