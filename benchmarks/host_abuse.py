@@ -2,7 +2,8 @@
 one player floods, the joins that get in while 200 idle connections wait at the door, and
 the host's memory over a soak of scripted players.
 
-    python benchmarks/host_abuse.py [--flood] [--idle] [--soak SECONDS] [--seed 11]
+    python benchmarks/host_abuse.py [--flood [--runs 1]] [--idle [--joins 20] [--pace 1]]
+                                    [--soak SECONDS [--think 0.5]] [--seed 11]
 
 Everything is real: ``spoiler host`` in a child process, asyncssh clients on loopback in this
 process (the idle sockets and the flood too).
@@ -17,9 +18,11 @@ process (the idle sockets and the flood too).
   20 players join, one after another, from a player's address and from a stranger's.
   Printed: how many got in (within 10 s each) and the median time it took.
 * ``--soak S``: 8 scripted players play hosted games for S seconds (a new host when a game
-  ends), one of them dropping out and joining again every few prompts; the host's resident
-  memory (VmRSS) is sampled every second. Printed: RSS at the first game's start, its peak,
-  and at the end, per game and overall.
+  ends), thinking ``--think`` seconds an answer, one of them dropping out and joining again
+  every 7 prompts, while wrong-code logins go on one after another and 50 idle sockets wait
+  at the door; the host's resident memory (VmRSS) is sampled every second. Printed: RSS at
+  each game's start, its peak and at its end, and overall. (The issue asks for an hour:
+  ``--soak 3600``.)
 """
 
 from __future__ import annotations
@@ -104,9 +107,12 @@ async def connect(host: Host, name: str, local: str | None = None):
     )
 
 
-async def play(host: Host, name: str, latencies: list[float] | None = None, drop_every=0):
+async def play(
+    host: Host, name: str, latencies: list[float] | None = None, drop_every=0, think=0.0
+):
     """Answer every prompt until the game ends; with ``latencies``, the time from each
-    answer to the host's next text; with ``drop_every``, drop and join again that often."""
+    answer to the host's next text; with ``drop_every``, drop and join again that often;
+    ``think`` seconds before each answer."""
     prompts = 0
     while True:
         conn = await connect(host, name)
@@ -137,6 +143,8 @@ async def play(host: Host, name: str, latencies: list[float] | None = None, drop
                 if drop_every and prompts % drop_every == 0:
                     dropped = True
                     break
+                if think:
+                    await asyncio.sleep(think)
                 sent = time.perf_counter()
                 with contextlib.suppress(BrokenPipeError):
                     proc.stdin.write(answer + "\n")
@@ -287,8 +295,35 @@ def bench_idle(key: Path, joins: int, pace: float) -> None:
         print(f"    ({opened} idle sockets opened in all)")
 
 
-def bench_soak(key: Path, seconds: float, seed: int) -> None:
-    print(f"Host RSS over a {seconds:g} s soak, 8 scripted players (one drops and rejoins):")
+async def knock(host: Host, stop: asyncio.Event) -> int:
+    """Wrong-code logins, one after another, and 50 idle sockets held: the door's churn."""
+    import asyncssh
+
+    idle = asyncio.ensure_future(hold_idle(host.port, ["127.0.3.1"], 50, stop, 1.0))
+    tries = 0
+    while not stop.is_set():
+        tries += 1
+        with contextlib.suppress(asyncssh.Error, OSError):
+            await asyncssh.connect(
+                "127.0.0.1",
+                host.port,
+                username=f"mallory{tries}",
+                password="wrong",
+                known_hosts=None,
+                client_keys=None,
+                agent_path=None,
+                local_addr=("127.0.4.1", 0),
+            )
+    await idle
+    return tries
+
+
+def bench_soak(key: Path, seconds: float, seed: int, think: float) -> None:
+    print(
+        f"Host RSS over a {seconds:g} s soak: 8 scripted players thinking {think:g} s an "
+        f"answer, one dropping out and rejoining every 7 prompts, wrong-code logins one after "
+        f"another and 50 idle sockets at the door; a new host when a game ends:"
+    )
     end = time.monotonic() + seconds
     first = peak = last = 0
     game = 0
@@ -301,22 +336,27 @@ def bench_soak(key: Path, seconds: float, seed: int) -> None:
             tasks = []
             for i, name in enumerate(NAMES):
                 drop = 7 if i == 0 else 0
-                tasks.append(asyncio.ensure_future(play(host, name, drop_every=drop)))
-                while f"Welcome to Spoiler, {name}" not in host.output and name not in host.output:
+                tasks.append(asyncio.ensure_future(play(host, name, drop_every=drop, think=think)))
+                while f"In the lobby: {', '.join(NAMES[: i + 1])}." not in host.output:
                     await asyncio.sleep(0.01)
-                await asyncio.sleep(0.05)
 
             async def sample():
                 while True:
                     samples.append(host.rss_kib())
                     await asyncio.sleep(1)
 
+            stop = asyncio.Event()
+            knocking = asyncio.ensure_future(knock(host, stop))
             sampler = asyncio.ensure_future(sample())
             await asyncio.gather(*tasks)
             sampler.cancel()
+            stop.set()
+            return await knocking
 
         try:
-            asyncio.run(asyncio.wait_for(everyone(), max(60.0, end - time.monotonic() + 60)))
+            knocks = asyncio.run(
+                asyncio.wait_for(everyone(), max(60.0, end - time.monotonic() + 60))
+            )
         finally:
             host.close()
         if samples:
@@ -326,7 +366,7 @@ def bench_soak(key: Path, seconds: float, seed: int) -> None:
             print(
                 f"  game {game}: RSS {samples[0] / 1024:.1f} MiB at the start, "
                 f"peak {max(samples) / 1024:.1f} MiB, {samples[-1] / 1024:.1f} MiB at the end "
-                f"({len(samples)} s)"
+                f"({len(samples)} s, {knocks} wrong-code logins)"
             )
     print(
         f"  overall: first {first / 1024:.1f} MiB, peak {peak / 1024:.1f}, last {last / 1024:.1f}"
@@ -339,6 +379,7 @@ def main() -> None:
     parser.add_argument("--idle", action="store_true")
     parser.add_argument("--soak", type=float, metavar="SECONDS", default=0)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--think", type=float, default=0.5, help="--soak: seconds an answer")
     parser.add_argument("--runs", type=int, default=1, help="games per --flood case")
     parser.add_argument("--joins", type=int, default=20, help="joins per --idle case")
     parser.add_argument(
@@ -354,7 +395,7 @@ def main() -> None:
         if args.idle:
             bench_idle(key, args.joins, args.pace)
         if args.soak:
-            bench_soak(key, args.soak, args.seed)
+            bench_soak(key, args.soak, args.seed, args.think)
 
 
 if __name__ == "__main__":
