@@ -68,18 +68,21 @@ def seat_players(
     seed: int,
     human: Callable[[bool], Any],
     options: dict | None = None,
+    time_limit: float | None = None,
 ):
     """The seats: humans first, each with the agent ``human(hot_seat)`` makes (``hot_seat``:
     several humans share one screen), then the bots, each seeded one-way from the game's seed
-    (``options``: bot options such as ``think_ms``). Raises ``spoiler.plugins.UnknownName``
-    for a bot kind that is not installed."""
+    and given ``options`` (``--bot-option``) and ``time_limit`` (``--bot-time-limit``; see
+    ``Registry.agent``). Raises ``spoiler.plugins.UnknownName`` for a bot kind that is not
+    installed, ``spoiler.agents.options.OptionError`` for options its factory refuses."""
     from spoiler.rules.game import Seat
 
     hot_seat = len(humans) > 1
     seats = [Seat(name, human(hot_seat), "human") for name in humans]
     for name in bot_names(humans, bots):
         seat = len(seats)
-        seats.append(Seat(name, registry.agent(bot_kind, seat, seed, options), bot_kind))
+        bot = registry.agent(bot_kind, seat, seed, options or None, time_limit=time_limit)
+        seats.append(Seat(name, bot, bot_kind))
     return seats
 
 
