@@ -785,3 +785,26 @@ def test_seat_keys_are_random_40_bits_and_read_like_the_join_code():
     assert all(re.fullmatch(r"[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}", k) for k in keys)
     some = keys.pop()
     assert code_matches(some.upper().replace("-", " "), some)
+
+
+def test_offering_a_seats_public_key_without_signing_with_it_proves_nothing():
+    """Public keys are public: a client may offer ann's and then log in with the code. Only a
+    login that the key itself completed (asyncssh checked the signature) binds to the seat."""
+    from spoiler_host.server import _Connection
+
+    key = asyncssh.generate_private_key("ssh-ed25519")
+
+    class Door:
+        class options:
+            code = "k7dq-m2xa-p9rt"
+
+        def seat_for_key(self, username, data):
+            return "ann's seat" if data == key.public_data else None
+
+    signed = _Connection(Door())
+    assert signed.validate_public_key("ann", key)
+    assert signed.proven_key == key.public_data  # the login ended there: signed
+    offered = _Connection(Door())
+    assert offered.validate_public_key("ann", key)
+    assert asyncio.run(offered.validate_password("ann", "k7dq-m2xa-p9rt"))
+    assert offered.proven_key is None

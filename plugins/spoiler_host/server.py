@@ -115,6 +115,13 @@ class _Connection(asyncssh.SSHServer):
         self._grace = host.loop.call_later(HANDSHAKE_GRACE, self._too_slow)
 
     @property
+    def proven_key(self) -> bytes | None:
+        """The seat's ssh key this client logged in with: accepted, and (since the login did
+        not go on to the code) signed with. A key only offered, which anyone who knows the
+        public key can do, proves nothing."""
+        return None if self.by_code else self.accepted
+
+    @property
     def said_hello(self) -> bool:
         """Has the client sent its SSH version string (the first thing a client says)?"""
         return bool(self.conn.get_extra_info("client_version"))
@@ -570,7 +577,7 @@ class Host:
             )
         elif proven:
             self._take_back(session, seat)
-        elif session.login is not None and session.login.accepted in seat.public_keys:
+        elif session.login is not None and session.login.proven_key in seat.public_keys:
             self._take_back(session, seat)  # the ssh key the seat is bound to, proven
         else:
             self._ask_seat_key(session, seat)
