@@ -13,6 +13,7 @@ import random
 import re
 import sys
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from spoiler.cli import app, common
 from spoiler.cli.records import save_stopped
 from spoiler.cli.screen import Screen
 from spoiler.engine import Game, Seat
+from spoiler.session.recording import play_command
 
 BUILTINS_ONLY = {"SPOILER_PLUGINS": ""}
 
@@ -235,7 +237,7 @@ def test_play_record_then_replay_ends_with_the_same_lines(tmp_path):
     tail = played.stdout.splitlines()[-20:]
     assert replayed.stdout.splitlines()[-20:] == tail
     assert "won" in tail[-2] or "lost" in tail[-2] or "Draw" in tail[-2]
-    assert tail[-1] == "Seed: 21 (replay with --seed 21)."
+    assert tail[-1].startswith("Seed: 21. Play it again: spoiler play --seed 21 --sets ")
 
 
 def test_replay_verify_says_the_record_matches(tmp_path, registry):
@@ -353,16 +355,30 @@ def test_a_human_game_stopped_mid_game_is_resumed_and_replayed_to_the_same_end(t
     assert cli("replay", "--verify", path).exit_code == 0
 
 
-def test_a_stopped_game_is_saved_without_asking_when_input_is_closed(tmp_path, monkeypatch):
-    """Issue 5: "end of input during play offers to save when no --record was given (and
-    saves without asking when input is closed)"."""
+def test_a_stopped_game_is_not_saved_when_input_is_closed(tmp_path, monkeypatch):
+    """Issue 20 (replacing issue 5's "saves without asking when input is closed"): "the save
+    prompt saves only on an explicit yes, and end of input means no", so a piped game leaves
+    no file behind."""
     monkeypatch.chdir(tmp_path)
     result = cli("play", "--players", "Ann", "--bots", 2, "--seed", 1, input="1\n" * 4)
     assert result.exit_code == 130
-    assert "Saved to spoiler-1.toml; continue with: spoiler resume spoiler-1.toml" in result.stdout
-    assert not records.load(tmp_path / "spoiler-1.toml").over
-    again = cli("play", "--players", "Ann", "--bots", 2, "--seed", 1, input="1\n" * 4)
-    assert "Saved to spoiler-1-2.toml" in again.stdout  # never over another file
+    assert "to resume later?" in result.stdout and "[y/N]" in result.stdout
+    assert "Not saved." in result.stdout
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_stopped_game_is_saved_on_an_explicit_yes(tmp_path, monkeypatch, registry):
+    monkeypatch.chdir(tmp_path)
+    game = bots_game(registry, seed=2)
+    recorder = records.Recorder(records.Record.of(game, registry))
+    game.play_round()
+    recorder.round_played(game)
+    for answer in ("y", "yes"):
+        out = io.StringIO()
+        save_stopped(recorder, Screen(Console(file=out), stdin=io.StringIO(answer + "\n")))
+    assert "Saved to spoiler-2-2.toml" in out.getvalue()  # never over another file
+    assert sorted(os.listdir(tmp_path)) == ["spoiler-2-2.toml", "spoiler-2.toml"]
+    assert not records.load(tmp_path / "spoiler-2.toml").over
 
 
 def test_a_stopped_game_is_not_saved_when_the_player_says_no(tmp_path, monkeypatch, registry):
@@ -822,9 +838,9 @@ def test_quit_with_ctrl_c_save_resume_finish_and_replay_in_a_terminal(tmp_path):
     child.sendintr()
     child.expect(
         r"Save the game \(the 1 whole round played\) to spoiler-12\.toml, to resume later\? "
-        r"\[Y/n\]"
+        r"\[y/N\]"
     )
-    child.sendline("")
+    child.sendline("y")
     child.expect(r"Saved to spoiler-12\.toml; continue with: spoiler resume spoiler-12\.toml")
     child.expect(EOF)
     child.close()
@@ -838,7 +854,10 @@ def test_quit_with_ctrl_c_save_resume_finish_and_replay_in_a_terminal(tmp_path):
     # The result, the seed (told now that the game is over), then "Saved to spoiler-12.toml."
     end, seed = (line.strip() for line in child.before.strip().splitlines()[-3:-1])
     assert re.search(r"won|Draw|Everyone lost", end), end
-    assert seed == "Seed: 12 (replay with --seed 12)."
+    assert seed == (
+        "Seed: 12. Play it again: spoiler play --seed 12 --sets base --players You --bots 3 "
+        "--bot greedy"
+    )
 
     child = terminal("replay", "spoiler-12.toml", cwd=tmp_path)
     child.expect(EOF)
@@ -846,3 +865,15 @@ def test_quit_with_ctrl_c_save_resume_finish_and_replay_in_a_terminal(tmp_path):
     assert child.exitstatus == 0
     assert [line.strip() for line in child.before.strip().splitlines()[-2:]] == [end, seed]
     assert "Traceback" not in child.before
+
+
+def test_a_table_play_cannot_seat_is_told_its_seed_alone(registry):
+    """A hosted game where a bot took a player's seat (a bot between humans): `spoiler play`
+    seats humans first, so no command of it plays that game again."""
+    game = bots_game(registry, seed=4, players=3)
+    record = records.Record.of(game, registry)
+    assert play_command(record, 4) == "spoiler play --seed 4 --sets base --bots 3 --bot random"
+    record.players = [
+        replace(p, kind="human") if s != 1 else p for s, p in enumerate(record.players)
+    ]
+    assert play_command(record, 4) is None

@@ -17,12 +17,14 @@ except ImportError:  # pragma: no cover
 
 
 def _caught(name: str) -> tuple:
-    """click's exception ``name``: Typer's copy of click's, and click's own too once a
-    command plugin written with click itself has imported it."""
-    found = [getattr(click_exceptions, name)]
-    other = sys.modules.get("click.exceptions")
-    if other is not None and other is not click_exceptions:
-        found.append(getattr(other, name))
+    """click's exception ``name``: Typer's copy of click's (Typer 0.28 keeps ``Abort`` and
+    ``Exit`` in ``typer`` itself, not beside the others), and click's own too once a command
+    plugin written with click itself has imported it."""
+    found: list[type] = []
+    for module in (click_exceptions, typer, sys.modules.get("click.exceptions")):
+        exception = getattr(module, name, None)
+        if exception is not None and exception not in found:
+            found.append(exception)
     return tuple(found)
 
 
@@ -83,7 +85,7 @@ class SpoilerGroup(TyperGroup):
         except _caught("ClickException") as exc:
             exc.show()
             sys.exit(exc.exit_code)
-        except (typer.Abort, *_caught("Abort")):
+        except _caught("Abort"):
             typer.echo(err=True)
             sys.exit(130)
         except _caught("Exit") as exc:  # a click command's own ctx.exit(), as click ends it

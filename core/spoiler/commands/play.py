@@ -7,6 +7,7 @@ them: ``spoiler.session.seating`` decides who sits where (``table_of``) and make
 plays the game round by round on it (``run_game``), ``spoiler.session.recording`` records it.
 """
 
+from functools import partial
 from pathlib import Path
 
 import typer
@@ -242,6 +243,7 @@ def play(
         game = setup(game_seed(chosen_seed, 1))
         note_required(game)
         recorder = start(game, of_match=(match, chosen_seed))
+        screen.again = partial(recording.play_command, recorder.record)
         console.print(
             f"Spoiler {_describe_table(humans, n_bots, bot)}, with "
             f"{', '.join(s.name for s in game.sets)}: a match, first to {match} "
@@ -258,6 +260,7 @@ def play(
         game = setup(chosen_seed)
         note_required(game)
         recorder = start(game)
+        screen.again = partial(recording.play_command, recorder.record)
         console.print(
             f"Spoiler {_describe_table(humans, n_bots, bot)}, "
             f"with {', '.join(s.name for s in game.sets)}.",
@@ -275,7 +278,7 @@ def play(
         if again == "new":
             chosen_seed = new_seed()
         if record is not None:
-            record = recording.free_name(record.with_suffix(""), record.suffix)
+            record = recording.free_name(str(record.with_suffix("")), record.suffix)
             force = False
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -100,6 +100,9 @@ class Screen:
         self.quiet = False
         self._texts_shown: set[str] = set()
         self._noticed = 0
+        #: The command that plays this game again given its seed, told with the seed when the
+        #: game ends (``spoiler.session.recording.play_command``; None: only the seed is told).
+        self.again: Callable[[int], str | None] = lambda seed: None
 
     @property
     def stdin(self):
@@ -180,6 +183,8 @@ class Screen:
             if idle is not None:
                 why = self.story.why(idle, self.names, self.you())
                 self.console.print(Padding(Text(why, style="magenta"), (0, 0, 0, 2), expand=False))
+            if last_shift(log, self.told - 1):
+                continue
             self.say(event, self.reader)
             if event.kind == "round_started":  # a fault comes in its round, as it is chosen
                 self._tell_faults(event.round)
@@ -247,7 +252,9 @@ class Screen:
         """``log`` at a prompt: this game's events as the player saw them, paged."""
         lines = []
         names, you = self.names, view.seat
-        for event in view.events:
+        for i, event in enumerate(view.events):
+            if last_shift(view.events, i):
+                continue
             if event.kind == "round_started":
                 lines.append(Text(f"Round {event.round}", style="bold"))
             sentence = narrate(event, names, self.game.cards_by_id, you)
@@ -258,7 +265,9 @@ class Screen:
         """Lines through a pager on a terminal (``$PAGER``, else less), printed otherwise."""
         console = self.console
         if console.is_terminal:
-            with console.pager(styles=True):
+            from spoiler.console.paging import paged
+
+            with paged(console):
                 console.print(Text(title, style="bold"))
                 for line in lines:
                     console.print(line)
@@ -274,6 +283,16 @@ class Screen:
                 self.console.print(
                     Text(f"{card_set.title} rules: ", style="bold").append(card_set.rules, style="")
                 )
+
+    def show_rules(self) -> None:
+        """``rules`` at a prompt: the rules the game's sets add, or that they add none."""
+        if any(getattr(card_set, "rules", "") for card_set in self.game.sets):
+            self.set_rules()
+        else:
+            self.console.print(
+                "The sets of this game add no rules of their own (Spoiler's own: spoiler rules).",
+                markup=False,
+            )
 
     # -- the table -------------------------------------------------------------------------
     def public_players(self) -> tuple[PlayerInfo, ...]:
@@ -394,7 +413,12 @@ class Screen:
         # the game's last word (the game_over event).
         over = next(e for e in reversed(self.events()) if e.kind == "game_over")
         seed = over.data["seed"]
-        console.print(f"Seed: {seed} (replay with --seed {seed}).", markup=False)
+        again = self.again(seed)
+        if again is None:
+            console.print(f"Seed: {seed} (replay with --seed {seed}).", markup=False)
+        else:
+            # One line however narrow the terminal, so that it can be copied as it is.
+            console.print(f"Seed: {seed}. Play it again: {again}", markup=False, soft_wrap=True)
 
     # -- input -----------------------------------------------------------------------------
     def read(self, prompt: str) -> str:
@@ -420,3 +444,11 @@ class Screen:
             self.console.control(CLEAR_SCROLLBACK)
         else:
             self.console.print("\n" * 3 + "~" * 20 + " (screen cleared) " + "~" * 20 + "\n")
+
+
+def last_shift(log: Sequence, i: int) -> bool:
+    """Is ``log[i]`` the priority shift of the game's last round? It announces a next round
+    that never comes (the game is over), so it is not told."""
+    return (
+        log[i].kind == "priorities_shifted" and i + 1 < len(log) and log[i + 1].kind == "game_over"
+    )
