@@ -65,6 +65,7 @@ class Hosted:
         )
         self.out: list[str] = []
         self.err: list[str] = []
+        self.seat_keys: dict[str, str] = {}  # each player's, as their screen showed it
         for stream, lines in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
             threading.Thread(target=self._collect, args=(stream, lines), daemon=True).start()
         self.wait_for(r"Waiting for \d+ player")  # the last line before the lobby opens
@@ -138,24 +139,25 @@ def host(tmp_path):
 # ==============================================================================================
 # Players, as scripts answering what their screen asks
 # ==============================================================================================
-async def connect(port: int, name: str, code: str, **options):
+async def connect(port: int, name: str, code: str | None, **options):
     return await asyncssh.connect(
         "127.0.0.1",
         port,
         username=name,
         password=code,
         known_hosts=None,
-        client_keys=None,
-        **{"agent_path": None, **options},
+        **{"agent_path": None, "client_keys": None, **options},
     )
 
 
 class Player:
     """One player's ssh client, playing by ``answer_for``."""
 
-    def __init__(self, hosted: Hosted, name: str):
+    def __init__(self, hosted: Hosted, name: str, code: str | None = "", **options):
         self.hosted = hosted
         self.name = name
+        self.code = hosted.code if code == "" else code  # None: no password (an ssh key)
+        self.options = options  # for asyncssh.connect (client_keys=...)
         self.transcript = ""
         self.prompts = 0
         self.exit_status = None
@@ -166,7 +168,7 @@ class Player:
         (prompt number -> text) types that text instead of an answer, once. ``before(player,
         prompt number)`` is awaited before each answer (to hold a player back)."""
         send = dict(send or {})
-        conn = await connect(self.hosted.port, self.name, self.hosted.code)
+        conn = await connect(self.hosted.port, self.name, self.code, **self.options)
         async with conn:
             proc = await conn.create_process(
                 term_type=term_type, encoding="utf-8", errors="replace"
@@ -178,6 +180,13 @@ class Player:
                     break
                 self.transcript += chunk
                 since += chunk
+                given = re.search(r"Your seat key: (\S+)\.", since)
+                if given:
+                    self.hosted.seat_keys[self.name] = given.group(1)
+                if since.endswith("Seat key: "):  # taking the seat back: the key it was given
+                    since = ""
+                    proc.stdin.write(self.hosted.seat_keys.get(self.name, "none") + "\n")
+                    continue
                 answer, tries = answer_for(since, tries)
                 if answer is None:
                     continue

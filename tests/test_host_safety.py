@@ -474,23 +474,28 @@ def test_a_player_who_floods_is_throttled_and_told_while_the_others_play_to_the_
 class Knocking:
     """A connection as Host.admit sees it."""
 
-    def __init__(self, source: str, username: str = "", version: str | None = None):
-        self.source, self.username, self.version = source, username, version
+    def __init__(self, source: str, username: str = "", *, hello: bool | None = None):
+        self.source, self.username = source, username
+        self.said_hello = bool(username) if hello is None else hello
+        self.opened = 0.0  # connected at the loop's time 0
         self.aborted = False
         self.conn = self
 
     def abort(self):
         self.aborted = True
 
-    def get_extra_info(self, name: str):
-        return self.version if name == "client_version" else None
-
 
 def door():
     from spoiler_host.server import Host, HostOptions
 
+    class Loop:
+        def time(self):
+            return 10.0  # ten seconds after every Knocking connected
+
     options = HostOptions(2, 0, "greedy", None, 1, 10, None, 0, "127.0.0.1", 1, "code", None)
-    return Host(options, None, None, keyboard=False)
+    host_ = Host(options, None, None, keyboard=False)
+    host_.loop = Loop()  # type: ignore[assignment]
+    return host_
 
 
 def test_a_few_connections_per_address_and_the_oldest_silent_one_makes_room():
@@ -501,8 +506,9 @@ def test_a_few_connections_per_address_and_the_oldest_silent_one_makes_room():
     for conn in idle:
         assert host_.admit(conn)
         host_.logging_in[conn] = None
+    idle[0].said_hello = True  # still in its handshake: the silent ones go first
     newcomer = Knocking("10.0.0.1")
-    assert host_.admit(newcomer) and idle[0].aborted and not idle[1].aborted
+    assert host_.admit(newcomer) and idle[1].aborted and not idle[0].aborted
     busy = door()
     for _ in range(PER_SOURCE):
         busy.logging_in[Knocking("10.0.0.1", username="mallory")] = None
@@ -510,20 +516,32 @@ def test_a_few_connections_per_address_and_the_oldest_silent_one_makes_room():
     assert busy.admit(Knocking("10.0.0.2"))
 
 
-def test_a_connection_in_its_key_exchange_is_never_made_room_of():
-    """A player coming back is in its key exchange (its version line sent, no name yet) for
-    a while on a loaded machine: silent sockets that arrive after it must not push it out.
-    (It did, and a rejoin under 200 idle sockets failed now and then.)"""
+def test_a_connection_in_its_key_exchange_is_not_pushed_out_by_silent_sockets():
+    """A player coming back is in its key exchange (its version sent, no name yet) for a
+    while on a loaded machine: silent sockets from its address arriving after it make room
+    among themselves, never by pushing it out."""
     from spoiler_host.server import PER_SOURCE
 
     host_ = door()
-    coming_back = Knocking("10.0.0.1", version="SSH-2.0-AsyncSSH_2.14")
+    coming_back = Knocking("10.0.0.1", hello=True)
     host_.logging_in[coming_back] = None
     for _ in range(3 * PER_SOURCE):
         idle = Knocking("10.0.0.1")
         if host_.admit(idle):
             host_.logging_in[idle] = None
     assert not coming_back.aborted
+
+
+def test_when_the_door_is_full_a_connection_silent_for_a_second_makes_room():
+    from spoiler_host.server import STARTUPS
+
+    host_ = door()
+    waiting = [Knocking(f"10.0.{i}.1", username="x") for i in range(STARTUPS[2])]
+    for conn in waiting:
+        host_.logging_in[conn] = None
+    assert not host_.admit(Knocking("10.9.9.9"))  # every one of them said hello
+    waiting[5].said_hello, waiting[5].username = False, ""
+    assert host_.admit(Knocking("10.9.9.9")) and waiting[5].aborted
 
 
 def test_past_the_start_strangers_are_dropped_at_random_and_players_never():
@@ -544,11 +562,34 @@ def test_past_the_start_strangers_are_dropped_at_random_and_players_never():
     assert host_.admit(Knocking("10.9.9.9"))
 
 
+async def door_dealt_with(sockets) -> None:
+    """Wait until the host has closed all but a few of ``sockets`` (it let in the rest)."""
+    from spoiler_host.server import PER_SOURCE
+
+    for sock in sockets:
+        sock.setblocking(False)
+    closed: set = set()
+    for _ in range(PATIENCE * 50):
+        for sock in sockets:
+            if sock not in closed:
+                try:
+                    if sock.recv(1 << 16) == b"":
+                        closed.add(sock)
+                except BlockingIOError:
+                    pass  # still open
+                except ConnectionResetError:
+                    closed.add(sock)
+        if len(closed) >= len(sockets) - PER_SOURCE:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the host closed only {len(closed)} of {len(sockets)} idle sockets")
+
+
 def test_two_hundred_idle_sockets_do_not_keep_a_dropped_player_from_their_seat(host):
     """Issue 23: sixteen idle TCP connections had every login slot, and a dropped player
     failed 48 of 48 rejoins. Now 200 sockets that never say a word, from the player's own
-    address, are held to a few (the oldest make room) and closed after the grace time, and
-    ann, who dropped, joins again at the first try and plays to the end."""
+    address, are held to a few (the oldest silent ones make room for newcomers), and ann, who
+    dropped, joins again at the first try and plays to the end."""
     import socket
 
     hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "3", "--wait", "30")
@@ -560,6 +601,7 @@ def test_two_hundred_idle_sockets_do_not_keep_a_dropped_player_from_their_seat(h
         while "ann dropped out" not in hosted.output:
             await asyncio.sleep(0.02)
         idle = [socket.create_connection(("127.0.0.1", hosted.port)) for _ in range(200)]
+        await door_dealt_with(idle)
         try:
             back = Player(hosted, "ann")
             await back.play()
@@ -657,3 +699,128 @@ def test_a_turn_time_that_is_not_a_limit_is_refused_in_one_line(given, tmp_path,
     result = CliRunner().invoke(app, ["host", "--turn-time", given], env=BASE_ONLY)
     assert result.exit_code == 2
     assert "--turn-time must be 0 (no limit) or from 1 to 86400 seconds" in result.output
+
+
+# ==============================================================================================
+# Seats bound to their player
+# ==============================================================================================
+def dropped_ann(host, *, after, **ann_options):
+    """ann (and ben) join, ann drops at her first prompt; ``after(hosted)`` runs while her
+    seat waits. Returns what ``after`` returned, the hosted game and ben."""
+    from test_host import in_order
+
+    hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "3", "--wait", "30")
+
+    async def scenario():
+        ann, ben = Player(hosted, "ann", **ann_options), Player(hosted, "ben")
+        ann_game, ben_game = await in_order(
+            hosted, (ann, ann.play(leave_after=1)), (ben, ben.play())
+        )
+        await ann_game
+        while "ann dropped out" not in hosted.output:
+            await asyncio.sleep(0.02)
+        done = await after(hosted)
+        await ben_game
+        return done, ann, ben
+
+    done, ann, ben = run(scenario())[0]
+    return done, hosted, ann, ben
+
+
+async def take_seat_with(hosted, name: str, typed: list[str], **options) -> str:
+    """Join as ``name`` with the code and type ``typed`` at the seat key prompts."""
+    conn = await connect(hosted.port, name, hosted.code, **options)
+    screen = ""
+    async with conn:
+        proc = await conn.create_process(term_type=None, encoding="utf-8")
+        while chunk := await asyncio.wait_for(proc.stdout.read(1 << 16), PATIENCE):
+            screen += chunk
+            if screen.endswith("Seat key: "):
+                proc.stdin.write(typed.pop(0) + "\n" if typed else "\n")
+                screen += "\n"
+        await proc.wait()
+        return screen + f"\n[exit {proc.exit_status}]"
+
+
+def test_a_seat_taken_with_the_join_code_alone_is_refused_and_its_player_takes_it_back(host):
+    """Issue 23: anyone with the shared code could take a dropped player's seat and see their
+    hand. Now the seat asks for the key its player was shown once, at first join: three
+    wrong ones and the connection is closed; ann, with hers, plays on."""
+
+    async def after(hosted):
+        stolen = await take_seat_with(hosted, "ann", ["k7dq-m2xa", "ann", "1"])
+        back = Player(hosted, "ann")
+        await back.play()
+        return stolen, back
+
+    (stolen, back), hosted, ann, ben = dropped_ann(host, after=after)
+    assert hosted.finish() == 0
+    assert ann.transcript.count("Your seat key: ") == 1
+    assert "it is shown only now, and taking your seat back if you drop out needs it" in " ".join(
+        ann.transcript.split()
+    )
+    flat = " ".join(stolen.split())
+    assert "ann's seat is kept for the player who took it: type the seat key ann was given" in flat
+    assert flat.count("That is not ann's seat key.") == 2
+    assert flat.endswith("Sorry: that is not ann's seat key. [exit 1]")
+    assert "Your hand" not in stolen
+    assert "Someone failed 3 times to take ann's seat." in hosted.output
+    assert "Welcome back, ann." in back.transcript and "Final table" in back.transcript
+    assert ben.transcript.count("ann is back.") == 1  # the one who failed never sat down
+
+
+def test_a_seat_bound_to_an_ssh_key_is_taken_back_with_that_key_and_no_code(host):
+    """A client that offered an ssh key at first join has its seat bound to it too: coming
+    back with that key (proven by the ssh login) needs neither the code nor the seat key;
+    another key does not let anyone in."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    other = asyncssh.generate_private_key("ssh-ed25519")
+
+    async def after(hosted):
+        with contextlib.suppress(asyncssh.PermissionDenied):
+            await connect(hosted.port, "ann", None, client_keys=[other])
+            return "the other key got in", None
+        back = Player(hosted, "ann", None, client_keys=[key])
+        await back.play()
+        return "refused", back
+
+    (other_key, back), hosted, ann, ben = dropped_ann(host, after=after, client_keys=[key])
+    assert hosted.finish() == 0
+    assert other_key == "refused"
+    assert "or join again from this ssh key: your seat knows it" in " ".join(ann.transcript.split())
+    assert "Seat key:" not in back.transcript
+    assert "Welcome back, ann." in back.transcript and "Final table" in back.transcript
+    assert "ann is back." in ben.transcript
+
+
+def test_seat_keys_are_random_40_bits_and_read_like_the_join_code():
+    from spoiler_host.safety import code_matches, seat_key
+
+    keys = {seat_key() for _ in range(200)}
+    assert len(keys) == 200
+    assert all(re.fullmatch(r"[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}", k) for k in keys)
+    some = keys.pop()
+    assert code_matches(some.upper().replace("-", " "), some)
+
+
+def test_offering_a_seats_public_key_without_signing_with_it_proves_nothing():
+    """Public keys are public: a client may offer ann's and then log in with the code. Only a
+    login that the key itself completed (asyncssh checked the signature) binds to the seat."""
+    from spoiler_host.server import _Connection
+
+    key = asyncssh.generate_private_key("ssh-ed25519")
+
+    class Door:
+        class options:
+            code = "k7dq-m2xa-p9rt"
+
+        def seat_for_key(self, username, data):
+            return "ann's seat" if data == key.public_data else None
+
+    signed = _Connection(Door())
+    assert signed.validate_public_key("ann", key)
+    assert signed.proven_key == key.public_data  # the login ended there: signed
+    offered = _Connection(Door())
+    assert offered.validate_public_key("ann", key)
+    assert asyncio.run(offered.validate_password("ann", "k7dq-m2xa-p9rt"))
+    assert offered.proven_key is None

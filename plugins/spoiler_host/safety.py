@@ -106,6 +106,13 @@ def join_code() -> str:
     return "-".join("".join(chars[i : i + GROUP_SIZE]) for i in range(0, len(chars), GROUP_SIZE))
 
 
+def seat_key() -> str:
+    """A new random seat key, e.g. ``4f9k-x2mq`` (40 bits): handed to a player at first
+    join, and asked for when someone takes their seat back."""
+    chars = [secrets.choice(_ALPHABET) for _ in range(2 * GROUP_SIZE)]
+    return "".join(chars[:GROUP_SIZE]) + "-" + "".join(chars[GROUP_SIZE:])
+
+
 def normal_code(code: str) -> str:
     """A code as typed, made comparable: case, spaces and dashes do not matter, and the
     letters o, i and l read as the digits they look like."""

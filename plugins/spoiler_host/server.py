@@ -9,6 +9,7 @@ requests, subsystems (sftp), port and agent forwarding and X11 are all refused.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import random
 import signal
@@ -20,7 +21,14 @@ from typing import Any
 import asyncssh
 from rich.text import Text
 
-from spoiler_host.safety import MAX_LINE, BadName, clean_name, code_matches, name_key
+from spoiler_host.safety import (
+    MAX_LINE,
+    BadName,
+    clean_name,
+    code_matches,
+    name_key,
+    seat_key,
+)
 from spoiler_host.table import HostedSeat, Table
 from spoiler_host.terminal import Terminal
 
@@ -33,13 +41,21 @@ MAX_CONNECTIONS = 100
 #: are spared: see ``Host.admit``).
 STARTUPS = (10, 0.30, 60)
 #: Connections not logged in yet from one address (``PerSourceMaxStartups``); past it the
-#: oldest of them still in its handshake is closed to make room, or else the new one.
+#: oldest of them that has said nothing (then: still in its handshake) is closed to make
+#: room, or else the new one.
 PER_SOURCE = 8
+#: Seconds after which a connection that has not sent its version string (a client sends it
+#: at once) makes room for a newcomer the limits would drop.
+SILENT = 1.0
 #: Seconds a connection has to finish its key exchange and send its name (a client does it
 #: in milliseconds; a socket that says nothing is closed then: the login grace time).
 HANDSHAKE_GRACE = 5.0
 #: Seconds to log in (key exchange and code) before the connection is closed.
 LOGIN_TIMEOUT = 30
+#: The ssh keys of one client noted to bind its seat to (clients offer one key per try).
+MAX_OFFERED_KEYS = 8
+#: Tries at a seat key before the connection is closed (each wrong one waits BAD_CODE_DELAY).
+SEAT_KEY_TRIES = 3
 #: A silent client is asked every few seconds if it is still there; a dead connection is
 #: noticed after about three of these.
 KEEPALIVE = 5
@@ -70,11 +86,6 @@ class HostOptions:
     bot_time_limit: float | None = None  # --bot-time-limit
 
 
-def _silent(connection) -> bool:
-    """Has this connection not even sent its SSH version line yet (an idle socket)?"""
-    return not connection.username and not connection.conn.get_extra_info("client_version")
-
-
 class _Connection(asyncssh.SSHServer):
     """One client connection: its login, and at most one session (the game's screen)."""
 
@@ -84,6 +95,10 @@ class _Connection(asyncssh.SSHServer):
         self.username = ""
         self.source = ""  # the address it comes from
         self.session: _Session | None = None
+        self.by_code = False  # logged in with the join code
+        self.offered: list[bytes] = []  # the ssh public keys the client offered
+        self.accepted: bytes | None = None  # the key of a seat it logged in with
+        self.opened = 0.0  # when it connected (the loop's time)
         self._grace: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn) -> None:
@@ -96,7 +111,20 @@ class _Connection(asyncssh.SSHServer):
             conn.abort()
             return
         host.logging_in[self] = None
+        self.opened = host.loop.time()
         self._grace = host.loop.call_later(HANDSHAKE_GRACE, self._too_slow)
+
+    @property
+    def proven_key(self) -> bytes | None:
+        """The seat's ssh key this client logged in with: accepted, and (since the login did
+        not go on to the code) signed with. A key only offered, which anyone who knows the
+        public key can do, proves nothing."""
+        return None if self.by_code else self.accepted
+
+    @property
+    def said_hello(self) -> bool:
+        """Has the client sent its SSH version string (the first thing a client says)?"""
+        return bool(self.conn.get_extra_info("client_version"))
 
     def _too_slow(self) -> None:
         if not self.username:  # no key exchange, no name: an idle socket
@@ -120,8 +148,25 @@ class _Connection(asyncssh.SSHServer):
     def password_auth_supported(self) -> bool:
         return True
 
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key) -> bool:
+        """A client's ssh key lets it in only to take back a seat bound to that key (asyncssh
+        then checks the client holds it); any other key is noted, to bind the seat it takes
+        with the code, and refused, so the client goes on to the code."""
+        data = key.public_data
+        seat = self.host.seat_for_key(username, data)
+        if seat is not None:
+            self.accepted = data
+            return True
+        if data not in self.offered and len(self.offered) < MAX_OFFERED_KEYS:
+            self.offered.append(data)
+        return False
+
     async def validate_password(self, username: str, password: str) -> bool:
         if code_matches(password, self.host.options.code):
+            self.by_code = True
             return True
         await asyncio.sleep(BAD_CODE_DELAY)  # a pause for the guesser, not for the game
         return False
@@ -129,7 +174,7 @@ class _Connection(asyncssh.SSHServer):
     def session_requested(self):
         if self.session is not None:
             return False  # one screen per connection
-        self.session = _Session(self.host, self.username, self.source)
+        self.session = _Session(self.host, self.username, self.source, self)
         return self.session
 
     # Port forwarding, unix sockets, tun/tap: asyncssh refuses them unless allowed here.
@@ -138,10 +183,13 @@ class _Connection(asyncssh.SSHServer):
 class _Session(asyncssh.SSHServerSession):
     """A client's session: the player's screen once they asked for a shell."""
 
-    def __init__(self, host: Host, username: str, source: str = ""):
+    def __init__(self, host: Host, username: str, source: str = "", login=None):
         self.host = host
         self.username = username
         self.source = source
+        self.login: _Connection | None = login
+        self.seat_key = ""  # handed out at first join
+        self.key_tries = 0
         self.name = username
         self.seat: HostedSeat | None = None
         self.chan: Any = None
@@ -270,7 +318,7 @@ class Host:
             return "You left."
         return (
             f"You left the game. To come back within {self.options.wait:g} s: "
-            f"{self.join_command(name)} (same code)."
+            f"{self.join_command(name)} (same code, and your seat key)."
         )
 
     # -- the server ----------------------------------------------------------------------------
@@ -284,7 +332,7 @@ class Host:
             opts.bind,
             opts.port,
             server_host_keys=[opts.key],
-            public_key_auth=False,
+            public_key_auth=True,  # only to take back a seat bound to the key
             password_auth=True,
             kbdint_auth=True,  # served by the password check: some clients ask this way
             agent_forwarding=False,
@@ -365,13 +413,16 @@ class Host:
     def admit(self, conn: _Connection) -> bool:
         """May a new connection start logging in? As OpenSSH does it: a few per address (the
         oldest still in its handshake makes room), then random early drop past ``STARTUPS``.
-        An address a player at this table came from is never dropped at random: a player
-        coming back gets in however many strangers wait at the door."""
+        A connection that has not sent even its version for ``SILENT`` seconds makes room
+        for one that would be dropped. An address a player at this table came from is never
+        dropped at random: a player coming back gets in however many strangers wait."""
         same = [c for c in self.logging_in if c.source == conn.source]
         if len(same) >= PER_SOURCE:
-            # Only a socket that has said nothing makes room: one in its key exchange (which
-            # takes a while on a loaded machine) may be a player coming back.
-            idle = next((c for c in same if _silent(c)), None)
+            # Oldest first, those that have not even sent their version (a client sends it at
+            # once), then those that have not finished their handshake.
+            idle = next((c for c in same if not c.said_hello), None) or next(
+                (c for c in same if not c.username), None
+            )
             if idle is None:
                 return False
             idle.conn.abort()
@@ -382,9 +433,20 @@ class Host:
         waiting = len(self.logging_in)
         if waiting < start:
             return True
-        if waiting >= full:
+        drop = rate + (1 - rate) * (waiting - start) / (full - start)
+        if waiting < full and self._random.random() >= drop:
+            return True
+        # Dropped, unless one that has said nothing for a while makes room.
+        now = self.loop.time()
+        silent = next(
+            (c for c in self.logging_in if not c.said_hello and now - c.opened > SILENT),
+            None,
+        )
+        if silent is None:
             return False
-        return self._random.random() >= rate + (1 - rate) * (waiting - start) / (full - start)
+        silent.conn.abort()
+        self.logging_in.pop(silent, None)
+        return True
 
     # -- the lobby -----------------------------------------------------------------------------
     def _introduce(self) -> None:
@@ -470,11 +532,23 @@ class Host:
             session.end("Sorry: every seat at this table is taken.", 1)
             return
         session.name = name
+        session.seat_key = seat_key()
         self.lobby.append((name, session))
         self.player_sources.add(session.source)
         free = self.options.seats - len(self.lobby)
         waiting = f"Waiting for {free} more, or for the host to start." if free else "Starting."
         session.term.console.print(Text(f"Welcome to Spoiler, {name}. {waiting}", style="bold"))
+        by_key = (
+            " (or join again from this ssh key: your seat knows it)"
+            if session.login is not None and session.login.offered
+            else ""
+        )
+        session.term.console.print(
+            Text(
+                f"Your seat key: {session.seat_key}. Keep it: it is shown only now, and taking "
+                f"your seat back if you drop out needs it{by_key}.",
+            )
+        )
         self._tell_lobby(f"In the lobby: {self.names_in()}.")
         if not free:
             self._start.set()
@@ -484,7 +558,7 @@ class Host:
             session.term.console.print(Text(message))
         self.say(message)
 
-    def _rejoin(self, session: _Session, name: str) -> None:
+    def _rejoin(self, session: _Session, name: str, *, proven: bool = False) -> None:
         table = self.seated
         seat = table.seat_named(name)
         if table.finished:
@@ -501,17 +575,67 @@ class Host:
                 f"plays for them now.",
                 1,
             )
-        elif seat.connected:
-            session.end(
-                f"Sorry: {seat.name} is playing already. Join with your own name: "
-                f"{self.join_command()}",
-                1,
-            )
+        elif proven:
+            self._take_back(session, seat)
+        elif session.login is not None and session.login.proven_key in seat.public_keys:
+            self._take_back(session, seat)  # the ssh key the seat is bound to, proven
         else:
-            session.name = seat.name
-            session.seat = seat
-            self.player_sources.add(session.source)
-            table.connect(seat, session.term)
+            self._ask_seat_key(session, seat)
+
+    def seat_for_key(self, username: str, key: bytes) -> HostedSeat | None:
+        """The seat a client may take back with this ssh key (under this name), or None."""
+        table = self.table
+        if table is None or table.finished:
+            return None
+        try:
+            seat = table.seat_named(clean_name(username))
+        except BadName:
+            return None
+        return seat if seat is not None and seat.bot is None and key in seat.public_keys else None
+
+    def _ask_seat_key(self, session: _Session, seat: HostedSeat) -> None:
+        """Ask for the seat key handed out at first join (read on the loop, not echoed)."""
+        term = session.term
+        with contextlib.suppress(Exception):  # no line editor without a pseudo-terminal
+            session.chan.set_echo(False)
+        if not session.key_tries:
+            term.console.print(
+                Text(
+                    f"{seat.name}'s seat is kept for the player who took it: type the seat key "
+                    f"{seat.name} was given on joining.",
+                    style="bold",
+                )
+            )
+        term.send("Seat key: ")
+
+        def typed(line: str) -> None:
+            term.intercept = None
+            term.send("\n")
+            if code_matches(line, seat.key):
+                with contextlib.suppress(Exception):
+                    session.chan.set_echo(True)
+                self._rejoin(session, seat.name, proven=True)
+                return
+            session.key_tries += 1
+            if session.key_tries >= SEAT_KEY_TRIES:
+                self.say(f"Someone failed {SEAT_KEY_TRIES} times to take {seat.name}'s seat.")
+                session.end(f"Sorry: that is not {seat.name}'s seat key.", 1)
+                return
+            term.send(f"That is not {seat.name}'s seat key.\n")
+            self.loop.call_later(BAD_CODE_DELAY, self._ask_seat_key, session, seat)
+
+        term.intercept = typed
+
+    def _take_back(self, session: _Session, seat: HostedSeat) -> None:
+        """The seat's own player is back (by seat key or ssh key): on a new connection, the
+        old one (a frozen window, say) is closed."""
+        old = seat.terminal
+        if old is not None and not old.closed:
+            old.hang_up("Your seat was taken back from another connection, with its key.")
+        session.name = seat.name
+        session.seat = seat
+        self.player_sources.add(session.source)
+        self.seated.connect(seat, session.term)
 
     def depart(self, session: _Session) -> None:
         """A client's session ended (they left, or their connection dropped)."""
@@ -565,6 +689,9 @@ class Host:
         self.recorder = records.Recorder(record)
         for (_, session), seat in zip(self.lobby, table.seats, strict=True):
             session.seat = seat
+            seat.key = session.seat_key
+            if session.login is not None:
+                seat.public_keys = frozenset(session.login.offered)
             table.connect(seat, session.term, first=True)
         # The host's screen tells public events. Its input is not the host's keyboard: the
         # game never waits for the host (nor asks them to watch when every player is out).

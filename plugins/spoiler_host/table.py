@@ -7,8 +7,8 @@ so everyone chooses at the same time, as the rules say; the engine then collects
 answers in priority order.
 
 A player whose connection drops keeps their seat for ``wait`` seconds: a question waiting
-for them waits too, and if they come back (same name, same code) it is asked again on their
-new screen. After that a bot takes the seat for the rest of the game and everyone is told.
+for them waits too, and if they come back (same name and code, and their seat key) it is
+asked again on their new screen. After that a bot takes the seat for the rest of the game and everyone is told.
 """
 
 from __future__ import annotations
@@ -63,6 +63,8 @@ class HostedSeat:
         self.drops = 0  # counts drops, so a late timer for an old drop does nothing
         self.failures = 0  # prompts that failed in a row
         self.stand_in = None  # the bot that decides when their time runs out
+        self.key = ""  # the seat key its player was given: taking the seat back needs it
+        self.public_keys: frozenset[bytes] = frozenset()  # or one of their ssh keys
         self.busy = threading.Lock()  # one question at a time on this seat
 
     @property

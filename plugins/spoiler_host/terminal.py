@@ -12,7 +12,7 @@ import contextlib
 import queue
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import IO, Literal, cast
 
 from rich.console import Console
@@ -56,6 +56,11 @@ class Throttle:
             return False
         self.tokens -= amount
         return True
+
+    def available(self) -> int:
+        """Whole tokens there are now."""
+        self._refill()
+        return max(0, int(self.tokens))
 
     def spend(self, amount: float) -> None:
         """Take ``amount`` whatever is left (the bucket may go below empty)."""
@@ -170,6 +175,9 @@ class Terminal:
         self._char_rate = Throttle(CHARS_PER_SECOND, CHAR_BURST) if throttle else None
         self._paused = False
         self.clock: TurnClock | None = None  # the seat's turn clock while it is asked
+        self.intercept: Callable[[str], None] | None = (
+            None  # a line reader on the loop (the seat key), before the game's
+        )
         self._ignored = 0  # lines ignored since the last notice
         self._noticed = -THROTTLE_NOTICE
         self.console = Console(
@@ -208,13 +216,22 @@ class Terminal:
             return
         if self._char_rate is not None:
             self._char_rate.spend(len(data))
-        data = self._partial + data
-        *lines, self._partial = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        data = (self._partial + data).replace("\r\n", "\n").replace("\r", "\n")
+        if self._line_rate is not None:
+            allowed, ends = self._line_rate.available(), data.count("\n")
+            if ends > allowed:  # a flood: only the lines it may type now are even split off
+                self._ignored += ends - allowed
+                *lines, _ = data.split("\n", allowed)
+                self._partial = ""
+                self._line_rate.spend(allowed)
+                for line in lines:
+                    self._line(line)
+                self._slow_down()
+                return
+            self._line_rate.spend(ends)
+        *lines, self._partial = data.split("\n")
         for line in lines:
-            if self._line_rate is None or self._line_rate.take():
-                self._line(line)
-            else:
-                self._ignored += 1
+            self._line(line)
         if len(self._partial) > MAX_LINE:
             self._too_long, self._partial = True, ""
         self._slow_down()
@@ -248,6 +265,9 @@ class Terminal:
     def _line(self, raw: str) -> None:
         line = None if self._too_long else clean_line(raw)
         self._too_long = False
+        if self.intercept is not None:
+            self.intercept(line or "")
+            return
         if line is None:
             self.send(f"\nThat line was over {MAX_LINE} characters: it was ignored.\n")
             line = ""  # the prompt asks again
