@@ -268,7 +268,7 @@ def test_a_fault_line_never_shows_what_the_bot_sent_which_goes_to_its_log(tmp_pa
 def test_simulate_tells_each_fault_on_stderr_with_its_game(tmp_path):
     result = cli(
         *("simulate", "--games", 1, "--bots", f"exec:{MISBEHAVING} garbage,random"),
-        *("--jobs", 1, "--json"),
+        *("--jobs", 1, "--json", "--seed", 0, "--bot-key", "test"),  # a game long enough
     )
     assert result.exit_code == 0, result.output
     lines = [line for line in result.stderr.splitlines() if "fault" in line]
