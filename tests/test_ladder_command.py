@@ -200,7 +200,9 @@ def test_without_openskill_the_ladder_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "openskill", None)  # import openskill raises ImportError
     result = runner.invoke(app, ["ladder", "--bots", "random,greedy", "--games", "2"])
     assert result.exit_code == 2
-    assert "pip install 'spoiler-game[ladder]'" in result.stderr
+    from spoiler.installer import install_hint
+
+    assert f"install it with: {install_hint('spoiler-game[ladder]')}" in result.stderr
 
 
 def test_the_table_shows_ratings_and_head_to_head():

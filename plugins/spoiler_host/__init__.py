@@ -10,13 +10,13 @@ from pathlib import Path
 import typer
 
 from spoiler.commands.common import fail
+from spoiler.commands.completion import complete_sets
 from spoiler.commands.group import command_app, examples
 
 app = command_app()
 
 #: The exit code of a game the host stopped with Ctrl-C, as ``spoiler play`` uses.
 INTERRUPTED = 130
-INSTALL_HINT = "spoiler host needs asyncssh: install it with: pip install 'spoiler-game[host]'"
 
 
 @app.command(
@@ -39,11 +39,13 @@ def host(
         metavar="KIND",
         help="The kind of bot, for --bots, for seats left empty and for players who leave.",
     ),
-    sets: str | None = typer.Option(
+    sets: list[str] | None = typer.Option(
         None,
         "--sets",
         metavar="NAMES",
-        help="Card sets to play with, comma-separated. Default: every set installed here.",
+        help="Card sets to play with, comma-separated or repeated. Default: every set "
+        "installed here.",
+        autocompletion=complete_sets,
     ),
     seed: int | None = typer.Option(
         None,
@@ -108,13 +110,17 @@ def host(
         fail(f"--port must be from 0 to 65535, not {port}")
     if not 0 <= wait <= 24 * 3600:
         fail(f"--wait must be from 0 to 86400 seconds, not {wait:g}")
-    set_names = [s.strip() for s in sets.split(",") if s.strip()] if sets is not None else None
-    if sets is not None and not set_names:
-        fail("--sets is empty; name at least one set (see `spoiler sets list`)")
+    from spoiler.commands.common import names_of
+
+    set_names = names_of(sets, "--sets")
     try:
         import asyncssh  # noqa: F401
     except ImportError:
-        fail(INSTALL_HINT, 1)
+        from spoiler.installer import install_hint
+
+        fail(
+            f"spoiler host needs asyncssh: install it with: {install_hint('spoiler-game[host]')}", 1
+        )
 
     from spoiler.commands import common
     from spoiler.model.seeds import new_seed

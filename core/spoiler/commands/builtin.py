@@ -52,4 +52,12 @@ BUILTIN = {
         "spoiler.commands.plugins:app",
         "List the plugins: their commands, sets, bot kinds, hooks and status.",
     ),
+    "install": (
+        "spoiler_install:install_app",
+        "Add expansions with the installer of spoiler's own environment.",
+    ),
+    "uninstall": (
+        "spoiler_install:uninstall_app",
+        "Remove expansions with the installer of spoiler's own environment.",
+    ),
 }

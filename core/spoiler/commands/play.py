@@ -12,6 +12,7 @@ from pathlib import Path
 import typer
 
 from spoiler.commands.common import fail
+from spoiler.commands.completion import complete_bots, complete_records, complete_sets
 from spoiler.commands.group import command_app, examples
 from spoiler.console.game import reader_for, run_game, save_stopped, seat_players
 from spoiler.session.seating import TableError, new_game, table_of
@@ -25,7 +26,7 @@ INTERRUPTED = 130
 @app.command(
     epilog=examples(
         "spoiler play                          you against three greedy bots",
-        "spoiler play --bots 1                 a duel against one bot",
+        "spoiler play --players You --bots 1   a duel against one bot",
         "spoiler play --players ann,bo         two humans at one keyboard",
         "spoiler play --bots 4 --delay 0.5     watch four bots play",
         "spoiler play --sets base --seed 12    the base set only, a set seed",
@@ -53,6 +54,7 @@ def play(
         help="The kind of every bot: greedy (plays to win), expert (searches; the strongest) "
         "or random (any legal move), or a kind a plugin adds; `spoiler plugins` lists them all. "
         'exec:COMMAND runs a program for each bot (docs/bots.md), e.g. "exec:python3 bot.py".',
+        autocompletion=complete_bots,
     ),
     think: float | None = typer.Option(
         None,
@@ -61,11 +63,12 @@ def play(
         help="Thinking time per decision of bots that search (expert), in milliseconds, at "
         "most 60000; the record keeps it for resume. Default: 200.",
     ),
-    sets: str | None = typer.Option(
+    sets: list[str] | None = typer.Option(
         None,
         "--sets",
         metavar="NAMES",
-        help="Card sets to play with, comma-separated. Default: every installed set.",
+        help="Card sets to play with, comma-separated or repeated. Default: every installed set.",
+        autocompletion=complete_sets,
     ),
     seed: int | None = typer.Option(
         None,
@@ -88,6 +91,7 @@ def play(
         metavar="FILE",
         help="Save the game to FILE (TOML) after every round, to replay or resume it later. "
         "FILE must not exist (see --force).",
+        autocompletion=complete_records,
     ),
     force: bool = typer.Option(
         False,
@@ -140,9 +144,7 @@ def play(
     if think is not None and not 0 < think <= MAX_THINK_MS:
         fail(f"--think must be more than 0 and at most {MAX_THINK_MS} milliseconds, not {think:g}")
     bot_options = {"think_ms": think} if think is not None else None
-    set_names = [s.strip() for s in sets.split(",") if s.strip()] if sets is not None else None
-    if sets is not None and not set_names:
-        fail("--sets is empty; name at least one set (see `spoiler sets list`)")
+    set_names = common.names_of(sets, "--sets")
 
     registry = common.load_registry()
     from rich.markup import escape

@@ -125,9 +125,9 @@ class Registry:
                 info = next((i for i in self.set_infos if i.name == name), None)
                 if info is not None:
                     raise UnknownName(f"set {name!r} is {info.status}: {info.error}")
-                raise UnknownName(
-                    f"no set named {name!r} (installed: {', '.join(sorted(usable)) or 'none'})"
-                )
+                from spoiler.names import unknown
+
+                raise UnknownName(unknown("set named", name, usable))
             chosen.append(usable[name])
         return chosen
 
@@ -150,9 +150,9 @@ class Registry:
                 "neither is loaded (see `spoiler plugins`)"
             )
         if kind not in self.agents:
-            raise UnknownName(
-                f"no bot kind {kind!r} (installed: {', '.join(sorted(self.agents)) or 'none'})"
-            )
+            from spoiler.names import unknown
+
+            raise UnknownName(unknown("bot kind", kind, self.agents))
         from spoiler.agents import PluginBot, bot_failed
         from spoiler.model.seeds import bot_seed
 

@@ -378,9 +378,9 @@ def validate_named(
         known = {info.name: info for info in registry.set_infos}
         missing = [n for n in names if n not in known]
         if missing:
-            raise UnknownName(
-                f"no set named {missing[0]!r} (installed: {', '.join(sorted(known)) or 'none'})"
-            )
+            from spoiler.names import unknown
+
+            raise UnknownName(unknown("set named", missing[0], known))
     chosen = chosen_sets(registry, names)
     reports, general = validate(registry, chosen, games, first_seed, progress)
     return reports, concerning(registry, names, general)
