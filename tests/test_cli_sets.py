@@ -71,11 +71,11 @@ def run(*args, env=None):
 
 # -- sets list -------------------------------------------------------------------------------
 def test_sets_list_json_has_exactly_the_documented_keys():
-    """`sets list --json`: an array of objects with exactly name, version, distribution,
+    """`sets list --json`: its "sets", an array of objects with exactly name, version, distribution,
     cards (int), status and error."""
     result = run("sets", "list", "--json")
     assert result.exit_code == 0
-    rows = json.loads(result.stdout)
+    rows = json.loads(result.stdout)["sets"]
     assert rows and all(
         set(r) == {"name", "version", "distribution", "cards", "status", "error"} for r in rows
     )
@@ -87,7 +87,7 @@ def test_sets_list_json_has_exactly_the_documented_keys():
 def test_sets_list_shows_an_installed_expansion(installed):
     """An installed plugin's set is listed with its distribution and number of distinct cards."""
     installed(FakeEntryPoint("pebbles", SetPlugin(pebbles())))
-    rows = {r["name"]: r for r in json.loads(run("sets", "list", "--json").stdout)}
+    rows = {r["name"]: r for r in json.loads(run("sets", "list", "--json").stdout)["sets"]}
     assert rows["pebbles"] == {
         "name": "pebbles",
         "version": "2.0.0",
@@ -102,7 +102,7 @@ def test_sets_list_shows_a_plugin_disabled_by_spoiler_plugins(installed):
     """SPOILER_PLUGINS="" loads the built-ins alone; the others are listed as disabled."""
     installed(FakeEntryPoint("pebbles", SetPlugin(pebbles())))
     result = run("sets", "list", "--json", env={"SPOILER_PLUGINS": ""})
-    rows = {r["name"]: r for r in json.loads(result.stdout)}
+    rows = {r["name"]: r for r in json.loads(result.stdout)["sets"]}
     assert rows["pebbles"]["status"] == "disabled"
     assert rows["pebbles"]["error"] == (
         "distribution 'spoiler-pebbles' is not listed in SPOILER_PLUGINS"
@@ -113,7 +113,7 @@ def test_sets_list_shows_a_plugin_disabled_by_spoiler_plugins(installed):
 def test_sets_list_lists_built_in_sets_first(installed):
     """Built-in sets come first, then the others by name."""
     installed(FakeEntryPoint("aardvark", SetPlugin(pebbles("aardvark"))))
-    rows = json.loads(run("sets", "list", "--json").stdout)
+    rows = json.loads(run("sets", "list", "--json").stdout)["sets"]
     assert rows[0]["name"] == "base" and rows[1]["name"] == "aardvark"
 
 
@@ -377,7 +377,7 @@ def test_plugins_json_lists_distribution_version_hooks_and_status(installed):
     """`spoiler plugins --json`: each plugin with its distribution, version, status, the
     bot kinds it brings and the hooks it implements."""
     installed(FakeEntryPoint("watcher", WatchingPlugin(pebbles("watched"))))
-    rows = {r["name"]: r for r in json.loads(run("plugins", "--json").stdout)}
+    rows = {r["name"]: r for r in json.loads(run("plugins", "--json").stdout)["plugins"]}
     assert rows["watcher"] == {
         "name": "watcher",
         "distribution": "spoiler-watcher",

@@ -92,7 +92,7 @@ def names_of(values, option: str, what: str = "set", unique: bool = True) -> lis
 
 def load_registry():
     """Load the plugins (never raises for a broken plugin: it is recorded instead). A name
-    in SPOILER_PLUGINS that no installed plugin distribution has is warned about, once."""
+    in SPOILER_PLUGINS that no installed plugin distribution has is warned about."""
     from spoiler import plugins
 
     registry = plugins.load()
@@ -101,10 +101,9 @@ def load_registry():
     return registry
 
 
-@functools.cache
 def unknown_allowed() -> tuple[str, ...]:
     """One line for each name in SPOILER_PLUGINS that is no installed distribution with
-    plugins or commands, with the closest that is (told once per run: ``functools.cache``)."""
+    plugins or commands, with the closest that is."""
     import os
 
     from spoiler import entrypoints

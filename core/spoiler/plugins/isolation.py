@@ -233,7 +233,9 @@ def child() -> None:
     missing = [n for n in names or () if n not in known]
     error = None
     if missing:
-        error = f"no set named {missing[0]!r} (installed: {', '.join(sorted(known)) or 'none'})"
+        from spoiler.names import unknown
+
+        error = unknown("set named", missing[0], known)
     tell("loaded", error=error, chosen=chosen)
     if error is not None:
         return
