@@ -51,12 +51,12 @@ def _names(names: list[str]) -> list[str]:
 
 
 @install_app.command(
-    short_help="Add expansions with the installer of spoiler's own environment.",
+    short_help="Add expansions, with the installer of spoiler's environment.",
     epilog=examples(
-        "spoiler install spoiler-chrono             an expansion from the package index",
-        "spoiler install ./spoiler-heist --editable  a set you are writing",
-        "spoiler install spoiler-mirror --dry-run   only print the installer's command",
-        "spoiler install 'spoiler-game[host]'       an optional extra of the game",
+        "spoiler install spoiler-chrono            from the package index",
+        "spoiler install -e ./spoiler-heist        a set you are writing",
+        "spoiler install spoiler-mirror --dry-run  print the command only",
+        "spoiler install 'spoiler-game[host]'      an optional extra",
     ),
 )
 def install(
@@ -86,7 +86,7 @@ def install(
 
 
 @uninstall_app.command(
-    short_help="Remove expansions with the installer of spoiler's own environment.",
+    short_help="Remove expansions, with the installer of spoiler's environment.",
     epilog=examples(
         "spoiler uninstall spoiler-chrono",
         "spoiler uninstall spoiler-chrono spoiler-mirror --dry-run",

@@ -15,7 +15,7 @@ def list_plugins(
         False, "--json", help="Print a JSON object instead of tables (docs/json.md)."
     ),
 ) -> None:
-    """List the plugins: their commands, sets, bot kinds, hooks and status.
+    """List the plugins: their commands, sets, bots, hooks and status.
 
     The commands other distributions add are listed too, each imported to check that it
     loads. SPOILER_TRACE_HOOKS=1 prints each hook call to stderr while you play."""
