@@ -190,7 +190,8 @@ def test_two_variants_of_one_kind_have_a_rating_each():
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, message):
-    result = runner.invoke(app, ["ladder", "--bots", "random,greedy", "--games", "2", *args])
+    kinds = [] if "--bots" in args else ["--bots", "random,greedy"]  # --bots repeated adds up
+    result = runner.invoke(app, ["ladder", *kinds, "--games", "2", *args])
     assert result.exit_code == 2, result.output
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.output
