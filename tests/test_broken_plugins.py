@@ -157,6 +157,7 @@ def test_sets_list_shows_a_broken_plugin_under_its_entry_point_name(broken):
         "cards": 0,
         "status": "broken",
         "error": reason,
+        "warnings": [],
     }
     assert rows["base"]["status"] == "ok"
 

@@ -71,14 +71,13 @@ def run(*args, env=None):
 
 # -- sets list -------------------------------------------------------------------------------
 def test_sets_list_json_has_exactly_the_documented_keys():
-    """`sets list --json`: its "sets", an array of objects with exactly name, version, distribution,
-    cards (int), status and error."""
+    """`sets list --json`: its "sets", an array of objects with exactly name, version,
+    distribution, cards (int), status, error and warnings."""
     result = run("sets", "list", "--json")
     assert result.exit_code == 0
     rows = json.loads(result.stdout)["sets"]
-    assert rows and all(
-        set(r) == {"name", "version", "distribution", "cards", "status", "error"} for r in rows
-    )
+    keys = {"name", "version", "distribution", "cards", "status", "error", "warnings"}
+    assert rows and all(set(r) == keys for r in rows)
     base = next(r for r in rows if r["name"] == "base")
     assert base["distribution"] == "spoiler-game" and base["status"] == "ok"
     assert isinstance(base["cards"], int) and base["cards"] > 0 and base["error"] is None
@@ -95,7 +94,26 @@ def test_sets_list_shows_an_installed_expansion(installed):
         "cards": 1,
         "status": "ok",
         "error": None,
+        "warnings": [],
     }
+
+
+def test_sets_list_gives_the_reason_a_hook_is_never_called(installed):
+    """A set that loads though its plugin has a function named like a hook but not marked
+    @spoiler.hookimpl: the table's Reason column and the JSON's warnings say so."""
+
+    class Forgetful(SetPlugin):
+        def spoiler_round_end(self, game):
+            pass
+
+    installed(FakeEntryPoint("forgetful", Forgetful(pebbles("forgetful"))))
+    rows = {r["name"]: r for r in json.loads(run("sets", "list", "--json").stdout)["sets"]}
+    warning = "spoiler_round_end is not marked @spoiler.hookimpl, so it is never called"
+    assert rows["forgetful"]["status"] == "ok" and rows["forgetful"]["warnings"] == [warning]
+    assert rows["base"]["warnings"] == []
+    table = run("sets", "list", env={"COLUMNS": "250"}).stdout
+    line = next(line for line in table.splitlines() if line.startswith("forgetful"))
+    assert line.rstrip().endswith(warning)
 
 
 def test_sets_list_shows_a_plugin_disabled_by_spoiler_plugins(installed):

@@ -42,6 +42,9 @@ def test_new_set_writes_a_complete_distribution(tmp_path):
     assert result.exit_code == 0, result.output
     folder = tmp_path / "spoiler-heist"
     assert sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()) == [
+        ".github/workflows/test.yml",
+        ".gitignore",
+        "LICENSE",
         "README.md",
         "pyproject.toml",
         "src/spoiler_heist/__init__.py",
@@ -55,6 +58,51 @@ def test_new_set_writes_a_complete_distribution(tmp_path):
     from spoiler.installer import install_hint
 
     assert f"cd spoiler-heist && {install_hint('.[test]', editable=True)}" in result.stdout
+
+
+def test_new_set_writes_a_license_a_gitignore_and_a_ci_workflow():
+    """As llm's and datasette's plugin templates do: an MIT LICENSE, a .gitignore for what
+    Python and pip leave behind, and a GitHub Actions workflow that installs the set with its
+    test extra, runs its tests and `spoiler sets validate NAME` (as the end-to-end test below
+    does) on each Python the set supports."""
+    import yaml
+
+    written = scaffold.files("heist")
+    assert written["LICENSE"].startswith("MIT License\n\nCopyright (c) ")
+    assert "the spoiler-heist authors" in written["LICENSE"]
+    assert {"__pycache__/", "*.egg-info/", "dist/", ".venv/"} <= set(written[".gitignore"].split())
+    workflow = yaml.safe_load(written[".github/workflows/test.yml"])
+    assert set(workflow[True]) == {"push", "pull_request"}  # (YAML reads `on` as True)
+    job = workflow["jobs"]["test"]
+    assert "3.11" in job["strategy"]["matrix"]["python-version"]
+    runs = [step["run"] for step in job["steps"] if "run" in step]
+    assert runs == [
+        'python -m pip install -e ".[test]"',
+        "python -m pytest",
+        "spoiler sets validate heist",
+    ]
+
+
+@pytest.mark.parametrize("name", ["heist", "intrigue", "a-very-long-set-name"])
+def test_the_readmes_comments_line_up(name):
+    """In each shell block of the README, the comments start in one column, whatever the
+    length of the set's name."""
+    readme = scaffold.files(name)["README.md"]
+    blocks = readme.split("```sh\n")[1:]
+    assert len(blocks) == 3
+    for block in blocks:
+        lines = block.split("\n```")[0].splitlines()
+        assert len({line.index("  # ") for line in lines}) == 1, lines
+
+
+@pytest.mark.parametrize("name", ["intrigue", "orbit", "heist"])
+def test_the_scaffolds_test_names_read_as_english(name):
+    """No "a" before a vowel in a test's name ("a intrigue card"), whatever the set's name."""
+    import re
+
+    tests = scaffold.files(name)[f"tests/test_{name}.py"]
+    names = re.findall(r"^def (test_\w+)", tests, re.M)
+    assert names and not [n for n in names if re.search(r"(^|_)a_[aeiou]", n)], names
 
 
 def test_new_set_never_overwrites(tmp_path):

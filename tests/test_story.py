@@ -8,7 +8,7 @@ import io
 import pytest
 from rich.console import Console
 
-from spoiler.cards import CardSet
+from spoiler.cards import ANOTHER_PLAYER, CardSet
 from spoiler.cli.screen import Screen
 from spoiler.state import Status
 from spoiler.story import Story
@@ -99,14 +99,31 @@ def test_knockouts_name_who_lost_to_whose_card_in_which_round():
 
 
 def test_a_player_who_was_already_lost_is_not_knocked_out_again():
+    """(The base set has no card that targets a lost player and makes them lose: until the
+    test kit became strict, this test scripted Accuse at the lost Bix, which the engine
+    refused and replaced with a random play, so it tested nothing.)"""
+    doom = CardSet("doom", "1.0.0")
+
+    @doom.card
+    class Doom:
+        text = "Choose another player. They lose."
+        copies = 10
+        target = ANOTHER_PLAYER
+
+        @staticmethod
+        def main(play):
+            play.lose(play.target)
+
     game = table(
-        [base],
-        [["Accuse"], ["Jewel"], ["Supply"]],
+        [doom, base],
+        [["Doom"], ["Jewel"], ["Supply"]],
         deck=DECK,
         names=NAMES,
         statuses={1: Status.LOST},
+        hooks={},
     )
-    play_round(game, {0: ("Accuse", 1, "Jewel"), 2: "Supply"})
+    events = play_round(game, {0: ("Doom", 1), 2: "Supply"})
+    assert [(e.seat, e.data["after"]) for e in events if e.kind == "lost"] == [(1, "lost")]
     assert story_of(game).knockouts == []
 
 

@@ -73,12 +73,21 @@ def spoiler_table(card_sets: CardSets) -> Callable[..., Game]:
 
 @pytest.fixture
 def spoiler_round() -> Callable[..., list]:
-    """``spoiler_round(game, {seat: (card, target or targets, info)}, {seat: [answers]})``:
-    script one round, play it, and get its events (``spoiler.testing.play_round``); seats
-    not scripted play a random legal card."""
+    """``spoiler_round(game, {seat: (card, target or targets, info)}, {seat: [answers]},
+    *, strict=True)``: script one round, play it, and get its events
+    (``spoiler.testing.play_round``). A scripted selection or answer that the engine refuses,
+    or that the round never uses, fails the test in one line naming the seat, the script and
+    why; seats not scripted play at random. ``strict=False``: a refused script is replaced by
+    a random legal choice."""
     from spoiler import testing
 
-    return testing.play_round
+    def play(game: Game, *args: Any, **options: Any) -> list:
+        try:
+            return testing.play_round(game, *args, **options)
+        except testing.ScriptError as exc:
+            pytest.fail(f"spoiler_round: {exc}", pytrace=False)
+
+    return play
 
 
 @pytest.fixture

@@ -36,7 +36,8 @@ def new_set(
     ),
 ) -> None:
     """Write a new card set's distribution: pyproject.toml, a package with two cards and a
-    rule, tests using spoiler-game's pytest fixtures, and a README.
+    rule, tests using spoiler-game's pytest fixtures, a README, an MIT LICENSE, a .gitignore
+    and a CI workflow (GitHub Actions) running the tests and `spoiler sets validate NAME`.
 
     It installs with pip, passes its own tests and `spoiler sets validate NAME` as it is.
     Nothing is ever overwritten.

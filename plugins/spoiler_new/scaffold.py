@@ -3,11 +3,14 @@
 It writes a distribution that installs with pip, passes its own tests and
 ``spoiler sets validate NAME`` as it is: a ``pyproject.toml`` (written with tomli-w) with the
 ``spoiler`` entry point, a ``src/`` package with a set of two cards and one rule of its own,
-tests using the pytest fixtures ``spoiler-game`` installs, and a README saying what to do next.
+tests using the pytest fixtures ``spoiler-game`` installs, a README saying what to do next, an
+MIT LICENSE, a ``.gitignore`` and a GitHub Actions workflow running the tests and ``spoiler sets
+validate NAME``.
 """
 
 from __future__ import annotations
 
+import datetime
 import re
 from pathlib import Path
 
@@ -72,12 +75,27 @@ def files(name: str) -> dict[str, str]:
             "ruff": {"line-length": 100},  # as Spoiler's own code, so card texts fit a line
         },
     }
+    readme = {
+        f"{block}_block": _commands(
+            [(line.format(**fields), comment.format(**fields)) for line, comment in commands]
+        )
+        for block, commands in README_COMMANDS.items()
+    }
     return {
         "pyproject.toml": tomli_w.dumps(pyproject),
-        "README.md": README.format(**fields),
+        "README.md": README.format(**fields, **readme),
+        "LICENSE": LICENSE.format(year=datetime.date.today().year, **fields),
+        ".gitignore": GITIGNORE,
+        ".github/workflows/test.yml": WORKFLOW.format(**fields),
         f"src/{package}/__init__.py": PACKAGE.format(**fields),
         f"tests/test_{name_}.py": TESTS.format(**fields),
     }
+
+
+def _commands(lines: list[tuple[str, str]]) -> str:
+    """Shell lines with their comments in one column, two spaces past the longest line."""
+    width = max(len(line) for line, _ in lines) + 2
+    return "\n".join(f"{line:<{width}}# {comment}" for line, comment in lines)
 
 
 def write_set(name: str, directory: Path | None = None) -> Path:
@@ -215,7 +233,7 @@ def test_the_{name_}_rule_enough_loot_wins(spoiler_table, spoiler_round):
     assert game.result.winners == (0,)
 
 
-def test_a_base_card_can_name_a_{name_}_card(card_sets, spoiler_table, spoiler_round):
+def test_a_base_card_can_name_one_of_the_{name_}_cards(card_sets, spoiler_table, spoiler_round):
     """Base and {title} cards share a table: Accuse names a card; they hold it, they lose."""
     sets = card_sets("base", "{name}")
     game = spoiler_table(sets, hands=[["Stash", "Pickpocket"], ["Accuse"]], priority=[0, 1])
@@ -229,6 +247,22 @@ def test_random_games_keep_the_rules(random_games):
     assert len(results) == 20
 '''
 
+#: The README's shell lines, by block, each with its comment.
+README_COMMANDS = {
+    "try": [
+        ('pip install -e ".[test]"', "the game now finds the set by itself"),
+        ("spoiler sets show {name}", "its rules and cards"),
+        ("spoiler play --sets base,{name}", "a game with the base set"),
+    ],
+    "test": [
+        ("python -m pytest", "the tests in tests/, with spoiler-game's fixtures"),
+        ("spoiler sets validate {name}", "static checks, then 200 random games with the base set"),
+    ],
+    "share": [
+        ("pip wheel --no-deps -w dist .", "dist/spoiler_{name_}-0.1.0-py3-none-any.whl"),
+    ],
+}
+
 README = """\
 # spoiler-{name}
 
@@ -238,24 +272,86 @@ a rule of its own, to rewrite as you like.
 ## Try it
 
 ```sh
-pip install -e ".[test]"       # the game now finds the set by itself
-spoiler sets show {name}         # its rules and cards
-spoiler play --sets base,{name}
+{try_block}
 ```
 
 ## Test it
 
 ```sh
-python -m pytest                # the tests in tests/, with spoiler-game's fixtures
-spoiler sets validate {name}     # static checks, then 200 random games with the base set
+{test_block}
 ```
+
+The workflow in `.github/workflows/test.yml` runs both on every push and pull request.
 
 ## Share it
 
 ```sh
-pip wheel --no-deps -w dist .   # dist/spoiler_{name_}-0.1.0-py3-none-any.whl
+{share_block}
 ```
 
 Whoever installs the wheel gets the cards in their next game. The card author's guide is
-Spoiler's docs/plugins.md.
+Spoiler's docs/plugins.md. The set is under the MIT License (`LICENSE`): change it if you wish.
+"""
+
+LICENSE = """\
+MIT License
+
+Copyright (c) {year} the spoiler-{name} authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+"""
+
+GITIGNORE = """\
+__pycache__/
+*.py[cod]
+*.egg-info/
+.venv/
+build/
+dist/
+.pytest_cache/
+.ruff_cache/
+.mypy_cache/
+"""
+
+#: GitHub Actions: the set's tests and `spoiler sets validate` on each supported Python.
+WORKFLOW = """\
+name: test
+
+on:
+  push:
+  pull_request:
+
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        python-version: ["3.11", "3.12", "3.13"]
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: ${{{{ matrix.python-version }}}}
+      - name: Install the set and its test dependencies
+        run: python -m pip install -e ".[test]"
+      - name: Run the tests
+        run: python -m pytest
+      - name: Validate the set
+        run: spoiler sets validate {name}
 """

@@ -72,8 +72,9 @@ def simulate(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON object."),
 ) -> None:
-    """Play many games between bots and report win rates, game length and each card's
-    play and win figures, with warnings against the balance targets.
+    """Play many games between bots and report win rates, game length, each card's
+    play and win figures, and wins by cause (the card or set rule that made each win), with
+    warnings against the balance targets.
 
     Every figure follows from the options alone: the same whatever --jobs or --cluster."""
     from spoiler.session import simulate as sim
@@ -244,6 +245,7 @@ def print_figures(f: dict) -> None:
             _interval(card["win_share_95"]) if card["played"] else "-",
         )
     out.print(table)
+    print_wins_by_cause(out, f.get("wins_by_cause", {}))
     for kind, spent in f["decision_time"].items():
         out.print(
             f"{kind}: {spent['median_ms']:g} ms per decision (median; 95th percentile "
@@ -255,6 +257,30 @@ def print_figures(f: dict) -> None:
             out.print(f"[yellow]Warning:[/] {escape(warning)}", soft_wrap=True)
     else:
         out.print("[green]Every balance target is met.[/]")
+
+
+def print_wins_by_cause(out, causes: dict) -> None:
+    """What decided the wins: each card or rule whose event made a winner, with its share of
+    all wins; the cards that decided none on one line."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title="Wins by cause (the card or rule that made the win)", title_justify="left")
+    for column in ("Cause", "Kind", "Wins", "Share of wins", "95% interval"):
+        table.add_column(column, justify="left" if column in ("Cause", "Kind") else "right")
+    for key, cause in causes.items():
+        if cause["wins"]:
+            table.add_row(
+                escape(f"{cause['name']} ({key})"),
+                cause["kind"],
+                str(cause["wins"]),
+                f"{cause['share']:.1%}",
+                _interval(cause["share_95"]),
+            )
+    out.print(table)
+    none = [c["name"] for c in causes.values() if c["kind"] == "card" and not c["wins"]]
+    if none:
+        out.print(f"Cards that decided no win: {', '.join(none)}.", markup=False, soft_wrap=True)
 
 
 def histogram(counts: dict[str, int], width: int = 40, rows: int = 12) -> list[str]:

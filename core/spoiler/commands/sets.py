@@ -45,8 +45,11 @@ def list_sets(
     """
     registry = common.load_registry()
     infos = _ordered_sets(registry)
+    warnings = _hook_warnings(registry, infos)
     if as_json:
-        print_json({"sets": [info.as_dict() for info in infos]})
+        print_json(
+            {"sets": [{**info.as_dict(), "warnings": warnings[info.name]} for info in infos]}
+        )
         return
     from spoiler.console.columns import Column, render
 
@@ -59,7 +62,7 @@ def list_sets(
             info.distribution,
             str(info.cards) if info.status == "ok" else "-",
             info.status,
-            info.error or "",
+            info.error or "; ".join(warnings[info.name]),
         ]
         for info in infos
     ]
@@ -67,6 +70,19 @@ def list_sets(
     render(columns, rows, title="Card sets", styles=styles)
     if not infos:
         print("No card set is installed.")
+
+
+def _hook_warnings(registry, infos) -> dict[str, list[str]]:
+    """For each usable set, what is wrong with its plugin's hooks though it loads: a function
+    named like a hook but not marked ``@spoiler.hookimpl`` (pluggy ignores it silently)."""
+    from spoiler.plugins.validation import check_hooks
+
+    return {
+        info.name: [p.message for p in check_hooks(registry, info.plugin, info.name)]
+        if info.status == "ok"
+        else []
+        for info in infos
+    }
 
 
 @sets_app.command(

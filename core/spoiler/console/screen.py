@@ -189,7 +189,8 @@ class Screen:
 
     def _card_text(self, event) -> None:
         """A card's printed text under the first play of it (or every play, or never)."""
-        card = self.game.cards_by_id.get(event.data.get("card") or event.cause)
+        # A replaced play's text is that of the card it resolves as, not the one selected.
+        card = self.game.cards_by_id.get(self.story.resolving(event))
         if card is None or self.card_text == "never" or not card.text:
             return
         if self.card_text == "first" and card.id in self._texts_shown:

@@ -71,6 +71,19 @@ ANOTHER_ACTIVE_PLAYER = Target(
 LOST_PLAYER = Target("a lost player", lambda me, p: p.status is Status.LOST)
 
 
+#: The phases a secret may be kept until (``Ask.until``), by the names a card may give: the
+#: phases of the round (``spoiler.rules.game.ROUND``) from its play's own (mid round) to the
+#: last before the game may end; ``"end"`` is short for the At End of Round phase.
+SECRET_UNTIL = {
+    "mid round": "mid round",
+    "at end of round": "at end of round",
+    "end": "at end of round",
+    "clearing the table": "clearing the table",
+    "the draw": "the draw",
+    "priority shift": "priority shift",
+}
+
+
 def targets_possible(slots: Sequence[Sequence[int]]) -> bool:
     """Can every target slot (a list of allowed seats each) get a different player? A card
     whose targets cannot all differ (two "other players" among two players) is unplayable."""
@@ -84,14 +97,21 @@ class Ask:
     """Information asked for when the card is selected. ``check`` returns the normalised
     answer or raises ValueError with a message a player can act on.
 
-    ``secret``: the information stays hidden from the other players until the card's main
-    effect has resolved (it is then told in a ``revealed`` event). Without it, the
-    information is public as soon as the card resolves, like a card played face up. Use it
-    when someone must decide, while the card resolves, without knowing it (Standoff's
-    number)."""
+    ``secret``: the information stays hidden from the other players until the card's last
+    part has resolved: its main effect, or its At End of Round part if it has one (it is then
+    told in a ``revealed`` event). Without it, the information is public as soon as the card
+    resolves, like a card played face up. Use it when someone must decide, while the card
+    resolves, without knowing it (Standoff's number).
+
+    ``until``: keep the secret until a phase of the round is over (its step and its hook):
+    ``"mid round"`` (every play has resolved), ``"at end of round"`` (``"end"`` for short:
+    every At End of Round part has resolved), ``"clearing the table"``, ``"the draw"`` or
+    ``"priority shift"`` (the phases of ``spoiler.rules.game.ROUND`` from mid round to the
+    last before the game may end). Only with ``secret=True``."""
 
     prompt = "Answer"
     secret = False
+    until: str | None = None
 
     def choices(self, card_names: tuple[str, ...]) -> tuple[Any, ...]:
         raise NotImplementedError
@@ -107,6 +127,7 @@ class NameACard(Ask):
     excluding: tuple[str, ...] = ()
     prompt: str = "Name a card"
     secret: bool = False
+    until: str | None = None
 
     def choices(self, card_names: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(_nameable(self.excluding, card_names).values())
@@ -137,6 +158,7 @@ class NameANumber(Ask):
     high: int = 10
     prompt: str = "Name a number"
     secret: bool = False
+    until: str | None = None
 
     def choices(self, card_names: tuple[str, ...]) -> tuple[int, ...]:
         return tuple(range(self.low, self.high + 1))
@@ -158,6 +180,7 @@ class Choose(Ask):
     options: tuple[str, ...] = ()
     prompt: str = "Choose"
     secret: bool = False
+    until: str | None = None
 
     def choices(self, card_names: tuple[str, ...]) -> tuple[str, ...]:
         return self.options
@@ -467,7 +490,8 @@ def _misleading(card: Card, names: set[str], card_names: tuple[str, ...]) -> Ite
     """What a game survives but misleads its players: a card with no printed text, a text
     that does not announce the parts the card has (or announces one it lacks), a name another
     card of the set has too, a question that leaves no card of the game to name."""
-    text = card.text.lower() if isinstance(card.text, str) else None
+    # In any case and however the text wraps ("At End\n    of Round" in a long string).
+    text = " ".join(card.text.split()).lower() if isinstance(card.text, str) else None
     if text is not None and not text.strip():
         yield "the card has no printed text"
     for part, phrase in PHRASES:
@@ -511,6 +535,15 @@ def _ask_problems(ask: object, card_names: tuple[str, ...]) -> list[str]:
         return [f"ask must be a question, not the class: write {ask.__name__}(...)"]
     if not isinstance(ask, Ask):
         return [f"ask {ask!r} is not a question (NameACard, NameANumber, Choose)"]
+    until = getattr(ask, "until", None)
+    if until is not None:
+        if not isinstance(until, str) or until.lower() not in SECRET_UNTIL:
+            return [
+                f"its question's until must be one of {', '.join(map(repr, SECRET_UNTIL))}, "
+                f"not {until!r}"
+            ]
+        if not ask.secret:
+            return [f"its question keeps nothing until {until!r}: add secret=True"]
     if isinstance(ask, NameACard):
         # Its answers are the game's card names: those are checked by _misleading.
         if not isinstance(ask.excluding, tuple) or not all(

@@ -88,6 +88,7 @@ class GameState:
         "log",
         "result",
         "built",
+        "kept_secrets",
     )
 
     def __init__(self, names: list[str], seed: int):
@@ -107,3 +108,6 @@ class GameState:
         self.result: Result | None = None
         #: The deck as built at game start, for the conservation check.
         self.built: list = []
+        #: Secret information of this round's plays not told yet: (the phase it is kept
+        #: until, seat, card id, information), told in a ``revealed`` event when it ends.
+        self.kept_secrets: list[tuple[str, int, str, Any]] = []

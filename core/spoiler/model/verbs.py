@@ -70,6 +70,11 @@ class Verbs:
         """A player discards a card (a Card or its name) from hand. False if not held."""
         return self.game.discard(seat, card, cause=self._cause)
 
+    def take_from_discard(self, seat: int, card: Card | str) -> bool:
+        """A player takes a card (a Card or its name) from the discard pile into their hand:
+        the copy nearest the top, in sight of everyone. False if the pile has none."""
+        return self.game.take_from_discard(seat, card, cause=self._cause)
+
     def give(self, giver: int, receiver: int, card: Card | str) -> bool:
         """Move a card (a Card or its name) from one hand to another. False if not held."""
         return self.game.give(giver, receiver, card, cause=self._cause)
@@ -130,6 +135,10 @@ class Verbs:
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards in a player's hand."""
         return self.game.hand(seat)
+
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile (public): the bottom card first, the top card last."""
+        return self.game.discard_pile()
 
     def holds(self, seat: int, name: str) -> bool:
         """Does this player hold a card of that name (case-insensitive)?"""

@@ -296,6 +296,9 @@ _SENTENCES: dict[str, Callable] = {
     "discarded": lambda t, e: (
         f"{t.who(e.seat)} discarded {t.card(e.data.get('card'))}{_because(t, e)}."
     ),
+    "took_from_discard": lambda t, e: (
+        f"{t.who(e.seat)} took {t.card(e.data.get('card'))} from the discard pile{_because(t, e)}."
+    ),
     "gave": lambda t, e: (
         f"{t.who(e.seat)} gave {t.card(_s(e, 'card'))} to "
         f"{t.who(e.data.get('to'))}{_because(t, e)}."

@@ -64,6 +64,7 @@ class Story:
         self._changed = False
         self._plays: dict[tuple[int, int], Part] = {}  # (round, seat) -> its played part
         self._owners: dict[str, int] = {}  # card id -> owner of its latest ongoing effect
+        self._instead: dict[tuple[int, int], str] = {}  # (round, seat) -> the card it acts as
 
     def feed(self, event) -> Part | None:
         """Take the next event. Returns the part this event closed if that part changed
@@ -72,6 +73,8 @@ class Story:
         idle = None
         if kind in PARTS or kind in CLOSERS:
             idle = self._close()
+        if kind == "replaced":  # the play resolves as another card: that card is told
+            self._instead[(event.round, event.seat)] = event.data.get("instead")
         if kind == "played":  # its targets and information, for its At End of Round part
             self._plays[(event.round, event.seat)] = self._part_of(event)
         if kind in PARTS and self._acts(event):
@@ -93,12 +96,20 @@ class Story:
                 self.wins[event.seat] = outcome
         return idle
 
+    def resolving(self, event) -> str:
+        """The id of the card whose effect a part event resolves: for a play that was
+        replaced, the card it resolves as (not the one selected, which does not resolve)."""
+        card = event.data.get("card") or event.cause
+        if event.kind == "played":
+            return self._instead.get((event.round, event.seat)) or card
+        return card
+
     def _acts(self, event) -> bool:
         """Does this part do anything? A card with no mid-round effect is played all the
         same (its other parts did their work), and that is no idle play."""
         if event.kind != "played":
             return True
-        card = self.cards.get(event.data.get("card") or event.cause)
+        card = self.cards.get(self.resolving(event))
         return card is None or card.main is not None
 
     def _reveal(self, event) -> None:
@@ -119,6 +130,11 @@ class Story:
         card = event.data.get("card") or event.cause
         if event.kind == "played":
             part = self._plays[(event.round, event.seat)]
+            acting = self.resolving(event)
+            if acting != card:  # replaced: its reason is the resolving card's
+                self._part, self._acting, self._changed = replace(part, card=acting), {card}, False
+                self._acting.add(acting)
+                return
         else:  # an At Beginning/End part: the targets are those the card was played with
             played = self._plays.get((event.round, event.seat))
             if played is None or played.card != card:

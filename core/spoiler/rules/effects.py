@@ -105,6 +105,20 @@ class Effects(Selecting):
             self._run(effect, effect.card_discarded, seat, found, cause)
         return True
 
+    def take_from_discard(self, seat: int, card: Card | str, cause: Cause = None) -> bool:
+        """Move a card (Card, id or name) from the discard pile to a hand: the copy nearest
+        the top. Face up, like the pile: everyone sees which. False if it is not there."""
+        pile = self.state.discard
+        for index in range(len(pile) - 1, -1, -1):  # the top is the end of the list
+            if find((pile[index],), card) is not None:
+                found = pile.pop(index)
+                break
+        else:
+            return False
+        self.state.players[seat].hand.append(found)
+        self._emit("took_from_discard", seat, cause, {"card": found.id})
+        return True
+
     def give(self, giver: int, receiver: int, card: Card | str, cause: Cause = None) -> bool:
         """Move a card from one hand to another; only those two see which. False if not held."""
         players = self.state.players

@@ -226,11 +226,14 @@ class Game(PlayEffects):
         hooks = self.hooks
         self._stage = RUNNING
         try:
-            for _, hook, step in phases:
+            st = self.state
+            for name, hook, step in phases:
                 if step is not None:
                     step(self)
                 if hook is not None and hook in hooks:
                     self._hook(hook, game=self)
+                if st.kept_secrets:  # (a secret kept until this phase is over: Ask.until)
+                    self._reveal_kept(name)
         finally:
             self._stage = IDLE
 
@@ -390,6 +393,7 @@ def _copy_state(st: GameState, game: Game) -> GameState:
         st.result,
         st.built,
     )
+    new.kept_secrets = list(st.kept_secrets)
     new.rng = random.Random()
     new.rng.setstate(st.rng.getstate())
     new.log = list(st.log)

@@ -26,6 +26,13 @@ class Questions(Resolution):
             self._guard()
         return tuple(self.state.players[seat].hand)
 
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, face up for everyone: the bottom card first, the top card last."""
+        self._steps -= 1
+        if self._steps <= 0:
+            self._guard()
+        return tuple(self.state.discard)
+
     def find_card(self, name: str) -> Card:
         """The card of this game's deck with that name or id (case-insensitive)."""
         found = find(self.cards, name)

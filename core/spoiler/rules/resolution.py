@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
 
-from spoiler.model.cards import Card
+from spoiler.model.cards import SECRET_UNTIL, Card
 from spoiler.model.errors import CardError, GameError
 from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
 from spoiler.model.verbs import Cause, Ongoing, Play
@@ -122,14 +122,27 @@ class Resolution(Hooks):
         if acting_as.main is not None:  # blamed on the card whose code runs, if replaced
             self._run(play, acting_as.main, play, card=acting_as)
         if ask is not None and ask.secret:
-            self._emit(
-                "revealed", play.player, play.card.id, {"card": play.card.id, "info": play.info}
-            )
+            until = kept_until(play.card)
+            if until is None:
+                self._emit(
+                    "revealed", play.player, play.card.id, {"card": play.card.id, "info": play.info}
+                )
+            else:
+                self.state.kept_secrets.append((until, play.player, play.card.id, play.info))
         if "spoiler_after_play" in self.hooks:
             self._hook("spoiler_after_play", game=self, play=play)
         if handlers["after_play"]:
             for effect in self._live("after_play"):
                 self._run(effect, effect.after_play, play)
+
+    def _reveal_kept(self, phase: str) -> None:
+        """Tell the secrets kept until ``phase``, now over, in the order they were kept."""
+        kept = self.state.kept_secrets
+        told = [k for k in kept if k[0] == phase]
+        if told:
+            self.state.kept_secrets = [k for k in kept if k[0] != phase]
+            for _, seat, card_id, info in told:
+                self._emit("revealed", seat, card_id, {"card": card_id, "info": info})
 
     def _run(
         self, source: object, fn: Callable[..., object], *args: Any, card: Card | None = None
@@ -177,6 +190,17 @@ class Resolution(Hooks):
         answers = []
         self._run(effect, lambda: answers.append(handler(seat, cause)))
         return bool(answers and answers[0])
+
+
+@cache
+def kept_until(card: Card) -> str | None:
+    """The phase a card's secret information is kept until (None: told as soon as its main
+    effect has resolved): what its question says (``Ask.until``), else the At End of Round
+    phase for a card with such a part, whose information the part still needs."""
+    until = card.ask.until if card.ask is not None else None
+    if until is not None:
+        return SECRET_UNTIL[until.lower()]
+    return "at end of round" if card.at_end is not None else None
 
 
 @cache

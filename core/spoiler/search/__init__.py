@@ -64,8 +64,8 @@ def known_cards(game: Game, seat: int) -> dict[int, list[str]]:
     out from the events as ``seat`` saw them: a hand shown to it stays known, less the cards
     its owner plays or discards, until its owner gives a card away unseen, swaps hands or is
     dealt a new hand (while a selected card is still face down, it is not known which card
-    left, so that hand is not known); a card it gave is known to be there; after it swapped
-    hands with someone, it knows the hand it gave them."""
+    left, so that hand is not known); a card it gave, or saw taken from the discard pile, is
+    known to be there; after it swapped hands with someone, it knows the hand it gave them."""
     known: dict[int, Counter] = {}
     face_down: dict[int, int] = {}  # seat -> round: a card left its known hand, face down
 
@@ -95,6 +95,8 @@ def known_cards(game: Game, seat: int) -> dict[int, list[str]]:
         elif kind == "discarded":
             if who in known:
                 known[who][event.data["card"]] -= 1
+        elif kind == "took_from_discard":  # face up: everyone knows it is in that hand
+            known.setdefault(who, Counter())[event.data["card"]] += 1
         elif kind == "gave":
             receiver = event.data["to"]
             card = event.secret["card"] if event.secret is not None else None

@@ -14,6 +14,7 @@ see ``variant``), and a plan may seat other kinds in every game (``Plan.seating`
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import re
@@ -128,11 +129,57 @@ def installed() -> dict:
     }
 
 
+#: For each game being played (by ``id``): the cause of each seat's latest win that made it
+#: a winner, and of the latest loss that knocked a player out. (Kept here, not on the game:
+#: a game's attributes stay few, see tests/test_engine_parts.py.)
+_DECIDING: dict[int, dict] = {}
+
+
+@functools.cache
+def _tally_game() -> type:
+    """``FastGame`` noting each game's deciding events (``_DECIDING``) as its verbs make them:
+    only ``win`` and ``lose`` are watched, so the cost is a few calls a game."""
+    from spoiler.model.state import Status
+    from spoiler.model.verbs import Play
+    from spoiler.rules.log import cause_id
+    from spoiler.search.fast import FastGame
+
+    def credited(cause) -> str | None:
+        # A play that was replaced is credited to the card whose code made the change.
+        return cause.acting_as.id if isinstance(cause, Play) else cause_id(cause)
+
+    class TallyGame(FastGame):
+        def win(self, seat, cause=None):
+            done = super().win(seat, cause)
+            if done and self.state.players[seat].status is Status.WON:
+                _DECIDING[id(self)]["won"][seat] = credited(cause)
+            return done
+
+        def lose(self, seat, cause=None):
+            done = super().lose(seat, cause)
+            if done and self.state.players[seat].status is Status.LOST:
+                _DECIDING[id(self)]["knockout"] = credited(cause)
+            return done
+
+    return TallyGame
+
+
+def deciding_causes(kind: str, winners: list[int], deciding: dict) -> list[str | None]:
+    """The cause of each winner's deciding event: the ``won`` event that made them a winner;
+    for a win by default, the loss that left them the only player in the game."""
+    if kind == "win":
+        return [deciding["won"].get(seat) for seat in winners]
+    if kind == "default":
+        return [deciding["knockout"]]
+    return []
+
+
 def play_batch(plan: Plan, numbers: range) -> list[dict]:
     """Play games ``numbers`` of the plan; one summary each (plain data, small to send)."""
     from spoiler.agents import close_agents
     from spoiler.rules.game import Seat
-    from spoiler.search.fast import FastGame
+
+    FastGame = _tally_game()
 
     registry = _registry()
     sets = registry.card_sets(list(plan.sets) if plan.sets is not None else None)
@@ -152,12 +199,16 @@ def play_batch(plan: Plan, numbers: range) -> list[dict]:
             Seat(f"P{i + 1}", a, k) for i, (a, k) in enumerate(zip(timed, labels, strict=True))
         ]
         game = FastGame(sets, seats, seed, max_rounds=plan.max_rounds, hooks=hooks)
-        game.start()
-        start = list(game.state.priority)
+        deciding = _DECIDING[id(game)] = {"won": {}, "knockout": None}
         try:
-            result = game.play()
+            game.start()
+            start = list(game.state.priority)
+            try:
+                result = game.play()
+            finally:
+                close_agents(game)
         finally:
-            close_agents(game)
+            del _DECIDING[id(game)]
         thinking: dict[str, list[float]] = {}
         for label, agent in zip(labels, timed, strict=True):
             if isinstance(agent, Timed):
@@ -176,6 +227,8 @@ def play_batch(plan: Plan, numbers: range) -> list[dict]:
                 "winners": list(result.winners),
                 "rounds": result.round,
                 "plays": plays,
+                # What made each winner win: a card's id or a rule's (see deciding_causes).
+                "causes": deciding_causes(result.kind, list(result.winners), deciding),
                 # Thinking time of the bots that search, by kind: a measure of the machine,
                 # kept apart from the figures (which depend on the options alone).
                 "thinking": thinking,
@@ -325,6 +378,7 @@ def report(plan: Plan, games: list[dict], set_names: list[str], alone: dict | No
     played_by_winners: Counter = Counter()
     lengths = []
     results: Counter = Counter()
+    causes: Counter = Counter()
     for game in games:
         winners = set(game["winners"])
         results[game["kind"]] += 1
@@ -335,6 +389,7 @@ def report(plan: Plan, games: list[dict], set_names: list[str], alone: dict | No
         for seat, card in game["plays"]:
             played[card] += 1
             played_by_winners[card] += seat in winners
+        causes.update(game.get("causes", ()))
     lengths.sort()
     cards = [c for name in set_names for c in registry.sets[name].cards]
     figures = {
@@ -372,8 +427,35 @@ def report(plan: Plan, games: list[dict], set_names: list[str], alone: dict | No
             for c in cards
         },
     }
+    figures["wins_by_cause"] = wins_by_cause(causes, cards, set_names)
     figures["warnings"] = warnings(figures, alone or {})
     return figures
+
+
+#: How ``wins_by_cause`` names a win whose deciding event had no cause (a hook's
+#: ``game.win(seat)`` without ``cause=``).
+NO_CAUSE = "unknown"
+
+
+def wins_by_cause(causes: Counter, cards: list, set_names: list[str]) -> dict:
+    """For every card of the sets, and every other cause (a set's rule, by the ``cause`` its
+    verbs use) that decided a win: how many wins it decided and their share of all wins, with
+    its 95% interval; the most wins first."""
+    total = sum(causes.values())
+    labels = {k: v for name in set_names for k, v in _registry().sets[name].labels.items()}
+    names = {c.id: c.name for c in cards}
+    keys = list(names) + [k for k in causes if k not in names]
+    out = {}
+    for key in sorted(keys, key=lambda k: (-causes[k], k is None, k or "")):
+        wins = causes[key]
+        out[NO_CAUSE if key is None else key] = {
+            "name": names.get(key) or labels.get(key) or (key or "no cause given"),
+            "kind": "card" if key in names else "rule",
+            "wins": wins,
+            "share": _share(wins, total),
+            "share_95": interval(wins, total),
+        }
+    return out
 
 
 def thinking(games: list[dict]) -> dict:

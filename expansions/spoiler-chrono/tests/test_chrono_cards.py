@@ -7,7 +7,7 @@ import pytest
 import spoiler_chrono
 from spoiler.plugins import hooks_for
 from spoiler.state import Status
-from spoiler.testing import check_invariants, kinds, play_round, table
+from spoiler.testing import ScriptError, check_invariants, kinds, play_round, table
 from spoiler_chrono.cards import APPOINTMENT, FUSE, SUNDIAL, TIME, chrono
 
 HOOKS = hooks_for(spoiler_chrono)
@@ -21,14 +21,15 @@ def chrono_table(hands, **options):
 
 
 def quiet_round(game, **selections):
-    """A round where every seat not named plays the filler card."""
+    """A round where every seat not named plays the filler card (``s1=None``: seat 1 is not
+    scripted, for a seat that loses before it selects)."""
     chosen = {
         seat: (FILLER,)
         for seat, p in enumerate(game.state.players)
         if p.status is not Status.LOST and p.hand
     }
     chosen.update({int(k[1:]): v for k, v in selections.items()})
-    return play_round(game, chosen)
+    return play_round(game, {seat: v for seat, v in chosen.items() if v is not None})
 
 
 def test_hourglass_gains_two_time_tokens():
@@ -67,7 +68,7 @@ def test_time_bomb_burns_out_and_its_target_loses():
     quiet_round(game)
     quiet_round(game)
     assert game.counter(1, FUSE) == 1 and game.status(1) is Status.IN_PLAY
-    events = quiet_round(game)
+    events = quiet_round(game, s1=None)  # the fuse burns out before seat 1 could select
     lost = [e for e in events if e.kind == "lost"]
     assert [(e.seat, e.cause) for e in lost] == [(1, "chrono:time-bomb")]
     assert game.status(1) is Status.LOST
@@ -89,7 +90,7 @@ def test_time_bomb_ruling_burns_out_before_anyone_selects():
     quiet_round(game, s0=("Time Bomb", 1))
     quiet_round(game)
     quiet_round(game)
-    events = quiet_round(game)
+    events = quiet_round(game, s1=None)
     assert game.status(1) is Status.LOST
     assert 1 not in game.decisions[-1]["selections"]
     assert kinds(events).index("lost") < kinds(events).index("selected")
@@ -211,10 +212,11 @@ def test_appointment_gains_five_time_tokens_that_many_rounds_later():
 
 
 def test_appointment_refuses_a_number_outside_two_to_four():
-    """Appointment asks for "a number from 2 to 4": 5 is refused and asked again."""
+    """Appointment asks for "a number from 2 to 4": 5 is refused (and a scripted round says
+    so; a player would be asked again)."""
     game = chrono_table([["Appointment"], [FILLER]])
-    play_round(game, {0: ("Appointment", (), 5), 1: (FILLER,)})
-    assert game.seats[0].agent.views[-1].error == "Appointment: 5 is not from 2 to 4"
+    with pytest.raises(ScriptError, match=r"refused: Appointment: 5 is not from 2 to 4$"):
+        play_round(game, {0: ("Appointment", (), 5), 1: (FILLER,)})
 
 
 def test_appointment_ruling_a_new_appointment_replaces_the_old():

@@ -12,7 +12,7 @@ import spoiler_mirror
 from spoiler.cards import ANOTHER_PLAYER, ANY_PLAYER, CardSet
 from spoiler.plugins import hooks_for
 from spoiler.state import Status
-from spoiler.testing import check_invariants, kinds, play_round, table
+from spoiler.testing import ScriptError, check_invariants, kinds, play_round, table
 from spoiler_mirror.cards import CRYSTAL_HEART, HAND_MIRROR, mirror
 
 HOOKS = hooks_for(spoiler_mirror)
@@ -209,11 +209,9 @@ def test_smoke_and_mirrors_cancels_the_first_card_of_that_name_another_player_pl
 def test_smoke_and_mirrors_may_not_name_itself():
     """Smoke and Mirrors: "Name a card other than Smoke and Mirrors." """
     game = mirror_table([["Smoke and Mirrors"], ["Blank"]])
-    play_round(game, {0: ("Smoke and Mirrors", (), "smoke and mirrors"), 1: ("Blank",)})
-    assert (
-        game.seats[0].agent.views[1].error
-        == "Smoke and Mirrors: this card may not name 'smoke and mirrors'"
-    )
+    refused = "refused: Smoke and Mirrors: this card may not name 'smoke and mirrors'$"
+    with pytest.raises(ScriptError, match=refused):
+        play_round(game, {0: ("Smoke and Mirrors", (), "smoke and mirrors"), 1: ("Blank",)})
 
 
 def test_scapegoat_the_first_time_you_would_lose_they_lose_instead():

@@ -1,6 +1,6 @@
 """Chrono: time tokens, fuses and sundials, kept across rounds.
 
-Every card's ``text`` is what its code does; the set's own rules (``spoiler_chrono.rules``)
+Every card's ``text`` is what its code does; the set's own rules (hooks, in ``spoiler_chrono``)
 hold in every game Chrono is part of: fuses burn and sundials shine at each round's start,
 and a full hourglass wins at each round's end.
 """

@@ -2,7 +2,7 @@
 you …".
 
 Hand mirrors and crystal hearts are public tokens the set's own rules act on
-(``spoiler_mirror.rules``); the other cards put ongoing effects into play whose handlers
+(hooks, in ``spoiler_mirror``); the other cards put ongoing effects into play whose handlers
 replace what would happen.
 """
 
