@@ -189,3 +189,19 @@ def test_the_duel_example_of_play_help_seats_a_human_against_one_bot():
     )
     assert result.exit_code != 2, result.output
     assert "for You against 1 greedy bot" in result.stdout
+
+
+def test_several_bot_kinds_take_the_bots_seats_in_turn(tmp_path):
+    """`--bot greedy --bot random` is `--bot greedy,random`: the bots' seats alternate."""
+    record = tmp_path / "game.toml"
+    args = ["play", "--bots", "3", "--seed", "4", "--max-rounds", "2", "--sets", "base"]
+    result = runner.invoke(
+        app, [*args, "--bot", "greedy", "--bot", "random", "--record", str(record)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "watching 3 greedy/random bots" in result.stdout
+    from spoiler.session import records
+
+    assert [p.kind for p in records.load(record).players] == ["greedy", "random", "greedy"]
+    again = runner.invoke(app, [*args, "--bot", "greedy,random"])
+    assert again.stdout.splitlines()[0] == result.stdout.splitlines()[0]

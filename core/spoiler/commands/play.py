@@ -47,13 +47,14 @@ def play(
         metavar="N",
         help="Number of bots. Without --players, watch N bots play each other.",
     ),
-    bot: str = typer.Option(
-        "greedy",
+    bot: list[str] = typer.Option(
+        ["greedy"],
         "--bot",
         metavar="KIND",
         help="The kind of every bot: greedy (plays to win), expert (searches; the strongest) "
         "or random (any legal move), or a kind a plugin adds; `spoiler plugins` lists them all. "
-        'exec:COMMAND runs a program for each bot (docs/bots.md), e.g. "exec:python3 bot.py".',
+        'exec:COMMAND runs a program for each bot (docs/bots.md), e.g. "exec:python3 bot.py". '
+        "Several kinds (repeated or comma-separated) take the bots' seats in turn.",
         autocompletion=complete_bots,
     ),
     think: float | None = typer.Option(
@@ -145,6 +146,7 @@ def play(
         fail(f"--think must be more than 0 and at most {MAX_THINK_MS} milliseconds, not {think:g}")
     bot_options = {"think_ms": think} if think is not None else None
     set_names = common.names_of(sets, "--sets")
+    kinds = _kinds(bot)
 
     registry = common.load_registry()
     from rich.markup import escape
@@ -182,7 +184,7 @@ def play(
 
     def setup(game_seed: int):
         try:
-            seats = seat_players(registry, humans, n_bots, bot, game_seed, screen, bot_options)
+            seats = seat_players(registry, humans, n_bots, kinds, game_seed, screen, bot_options)
             return new_game(registry, seats, set_names, game_seed, max_rounds, strict)
         except (UnknownName, GameError) as exc:
             fail(str(exc))
@@ -230,7 +232,7 @@ def play(
         note_required(game)
         recorder = start(game, of_match=(match, chosen_seed))
         console.print(
-            f"Spoiler {_describe_table(humans, n_bots, bot)}, with "
+            f"Spoiler {_describe_table(humans, n_bots, '/'.join(kinds))}, with "
             f"{', '.join(s.name for s in game.sets)}: a match, first to {match} "
             f"win{'s' * (match != 1)}.",
             markup=False,
@@ -246,7 +248,7 @@ def play(
         note_required(game)
         recorder = start(game)
         console.print(
-            f"Spoiler {_describe_table(humans, n_bots, bot)}, "
+            f"Spoiler {_describe_table(humans, n_bots, '/'.join(kinds))}, "
             f"with {', '.join(s.name for s in game.sets)}.",
             markup=False,
         )
@@ -264,6 +266,20 @@ def play(
         if record is not None:
             record = recording.free_name(record.with_suffix(""), record.suffix)
             force = False
+
+
+def _kinds(values: list[str]) -> list[str]:
+    """The bot kinds --bot was given, repeated or comma-separated; an ``exec:`` command is
+    taken whole (a program's arguments may hold commas)."""
+    from spoiler.commands.common import names_of
+
+    kinds: list[str] = []
+    for value in values:
+        if value.strip().startswith("exec:"):
+            kinds.append(value.strip())
+        else:
+            kinds += names_of(value, "--bot", "kind", unique=False) or []
+    return kinds
 
 
 def _play_again(screen) -> str | None:

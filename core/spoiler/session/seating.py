@@ -64,22 +64,23 @@ def seat_players(
     registry,
     humans: list[str],
     bots: int,
-    bot_kind: str,
+    bot_kind: str | list[str],
     seed: int,
     human: Callable[[bool], Any],
     options: dict | None = None,
 ):
     """The seats: humans first, each with the agent ``human(hot_seat)`` makes (``hot_seat``:
     several humans share one screen), then the bots, each seeded one-way from the game's seed
-    (``options``: bot options such as ``think_ms``). Raises ``spoiler.plugins.UnknownName``
-    for a bot kind that is not installed."""
+    (``options``: bot options such as ``think_ms``); several kinds take the bots' seats in
+    turn. Raises ``spoiler.plugins.UnknownName`` for a bot kind that is not installed."""
     from spoiler.rules.game import Seat
 
+    kinds = [bot_kind] if isinstance(bot_kind, str) else list(bot_kind)
     hot_seat = len(humans) > 1
     seats = [Seat(name, human(hot_seat), "human") for name in humans]
-    for name in bot_names(humans, bots):
-        seat = len(seats)
-        seats.append(Seat(name, registry.agent(bot_kind, seat, seed, options), bot_kind))
+    for i, name in enumerate(bot_names(humans, bots)):
+        seat, kind = len(seats), kinds[i % len(kinds)]
+        seats.append(Seat(name, registry.agent(kind, seat, seed, options), kind))
     return seats
 
 
