@@ -26,6 +26,7 @@ INTERRUPTED = 130
         "spoiler host --seats 2 --bots 2           two friends and two bots",
         "spoiler host --bind 0.0.0.0 --port 2222   others on the network may join",
         "spoiler host --record game.toml           save it as you go (spoiler replay)",
+        "spoiler host --turn-time 60               a bot decides after 60 s",
     ),
 )
 def host(
@@ -82,6 +83,14 @@ def host(
         help="Seconds a player who dropped out may take to join again before a bot takes "
         "their seat.",
     ),
+    turn_time: float = typer.Option(
+        120,
+        "--turn-time",
+        metavar="S",
+        help="Seconds each player has for each decision: they are warned before the end, "
+        "then a bot makes that decision for them (everyone sees whom the table waits for). "
+        "0: wait for ever.",
+    ),
 ) -> None:
     """Host a game that friends join over SSH, each at their own terminal.
 
@@ -110,6 +119,8 @@ def host(
         fail(f"--port must be from 0 to 65535, not {port}")
     if not 0 <= wait <= 24 * 3600:
         fail(f"--wait must be from 0 to 86400 seconds, not {wait:g}")
+    if not (turn_time == 0 or 1 <= turn_time <= 24 * 3600):
+        fail(f"--turn-time must be 0 (no limit) or from 1 to 86400 seconds, not {turn_time:g}")
     from spoiler.commands.common import names_of
 
     set_names = names_of(sets, "--sets")
@@ -162,6 +173,7 @@ def host(
         wait=wait,
         code=join_code(),
         key=key,
+        turn_time=turn_time,
     )
     held = None
     if record is not None:  # taken now, so a file that cannot be written stops no one later

@@ -50,13 +50,39 @@ class BadName(ValueError):
 def clean_name(raw: str) -> str:
     """The name a joining player is given for the username they sent: printable, at most
     ``MAX_NAME`` characters. Raises ``BadName`` for one that cannot be a name."""
+    from spoiler.console.human import is_command
+
     name = printable(raw)[:MAX_NAME].strip()
     if not name:
         raise BadName("a name needs letters: join as NAME@host, e.g. ssh alice@host")
     if name.isdigit():
         # Target prompts take a player's number or name; a name that is a number is both.
         raise BadName(f"{name!r} is a number; choose a name with letters")
+    if is_command(name):
+        # Typed at a target prompt it would run the command (q: leave) instead of naming them.
+        raise BadName(f"{name!r} is a command at the game's prompts; choose another name")
     return name
+
+
+# Letters of other scripts drawn like Latin ones (upper case first: case folding would lose
+# that Cyrillic capital ve reads as B), then shapes that read alike in most fonts.
+_LOOKALIKE_CASED = str.maketrans(
+    "АВЕКМНОРСТХУІЈЅԚԜΑΒΕΖΗΙΚΜΝΟΡΤΥΧаеорсухіјѕԁԛԝһӏкмтαορνικυχϲıɑɡ",
+    "ABEKMHOPCTXYIJSQWABEZHIKMNOPTYXaeopcyxijsdqwhlkmtaopvikuxciag",
+)
+_LOOKALIKE = str.maketrans("l10|5", "iiois")
+
+
+def name_key(name: str) -> str:
+    """What player names are compared by: two names with the same key read alike, so the
+    second is refused. Compatibility forms (NFKC: fullwidth, ligatures, styled letters),
+    case, accents, letters of other scripts drawn like Latin ones, digits that read as
+    letters, and everything but letters and digits do not count."""
+    text = unicodedata.normalize("NFKC", name).translate(_LOOKALIKE_CASED).casefold()
+    text = "".join(
+        ch for ch in unicodedata.normalize("NFD", text) if unicodedata.category(ch)[0] in "LN"
+    )
+    return text.translate(_LOOKALIKE).replace("rn", "m").replace("vv", "w")
 
 
 def clean_line(raw: str) -> str | None:
@@ -111,20 +137,37 @@ def key_path() -> Path:
     return Path(typer.get_app_dir("spoiler")) / KEY_NAME
 
 
+#: A key file larger than this is not a key (and is not read whole).
+MAX_KEY_FILE = 1 << 16
+
+
 def load_or_make_key(path: Path):
-    """The server's ed25519 host key, made on first use (file mode 0600, directory 0700).
-    A key file that others may read is refused: it is the server's identity."""
+    """The server's host key (ed25519, made on first use with file mode 0600, directory
+    0700; a key of another kind the host put there is used as it is). A key file that
+    others may read is refused: it is the server's identity. So is anything but a regular
+    file: opened without waiting, so a FIFO there is one error, not a host that hangs."""
     import asyncssh
 
-    if path.exists():
-        mode = stat.S_IMODE(path.stat().st_mode)
-        if mode & 0o077:
-            raise BadKey(
-                f"{path} can be read by other users (mode {mode:o}); "
-                f"make it private with: chmod 600 {path}"
-            )
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except FileNotFoundError:
+        fd = None
+    if fd is not None:
+        with os.fdopen(fd, "rb") as held:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise BadKey(f"{path} is not a regular file; move it away to make a new key")
+            mode = stat.S_IMODE(info.st_mode)
+            if mode & 0o077:
+                raise BadKey(
+                    f"{path} can be read by other users (mode {mode:o}); "
+                    f"make it private with: chmod 600 {path}"
+                )
+            data = held.read(MAX_KEY_FILE + 1)
         try:
-            return asyncssh.read_private_key(str(path))
+            if len(data) > MAX_KEY_FILE:
+                raise ValueError("the file is too large")
+            return asyncssh.import_private_key(data)
         except (asyncssh.KeyImportError, ValueError) as exc:
             raise BadKey(
                 f"{path} is not a private key ({exc}); move it away to make a new one"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import random
 import signal
 import socket
 import threading
@@ -19,17 +20,24 @@ from typing import Any
 import asyncssh
 from rich.text import Text
 
-from spoiler_host.safety import MAX_LINE, BadName, clean_name, code_matches
+from spoiler_host.safety import MAX_LINE, BadName, clean_name, code_matches, name_key
 from spoiler_host.table import HostedSeat, Table
 from spoiler_host.terminal import Terminal
 
 #: Seconds a wrong code waits before it is refused (on the loop, so the game never waits).
 BAD_CODE_DELAY = 1.0
 #: Connections held at once (joined or not); more are closed at once.
-MAX_CONNECTIONS = 64
-#: Connections still logging in at once; more are closed before their key exchange, so a
-#: flood of guessers costs the host little work (a player refused so simply tries again).
-MAX_LOGGING_IN = 16
+MAX_CONNECTIONS = 100
+#: Connections not logged in yet, as OpenSSH's ``MaxStartups 10:30:60``: past 10 a new one
+#: is dropped at random, with a chance of 30 % rising to 100 % at 60 (players at the table
+#: are spared: see ``Host.admit``).
+STARTUPS = (10, 0.30, 60)
+#: Connections not logged in yet from one address (``PerSourceMaxStartups``); past it the
+#: oldest of them still in its handshake is closed to make room, or else the new one.
+PER_SOURCE = 8
+#: Seconds a connection has to finish its key exchange and send its name (a client does it
+#: in milliseconds; a socket that says nothing is closed then: the login grace time).
+HANDSHAKE_GRACE = 5.0
 #: Seconds to log in (key exchange and code) before the connection is closed.
 LOGIN_TIMEOUT = 30
 #: A silent client is asked every few seconds if it is still there; a dead connection is
@@ -56,6 +64,7 @@ class HostOptions:
     wait: float
     code: str
     key: Any  # an asyncssh private key
+    turn_time: float = 0  # seconds a seat has for each decision (0: no limit)
     fresh_record: bool = False  # the record file was made for this game (removed if unused)
 
 
@@ -66,25 +75,39 @@ class _Connection(asyncssh.SSHServer):
         self.host = host
         self.conn: Any = None
         self.username = ""
+        self.source = ""  # the address it comes from
         self.session: _Session | None = None
+        self._grace: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn) -> None:
         self.conn = conn
         host = self.host
+        peer = conn.get_extra_info("peername")
+        self.source = str(peer[0]) if peer else ""
         host.connections.add(self)
-        host.logging_in.add(self)
-        if len(host.connections) > MAX_CONNECTIONS or len(host.logging_in) > MAX_LOGGING_IN:
+        if len(host.connections) > MAX_CONNECTIONS or not host.admit(self):
             conn.abort()
+            return
+        host.logging_in[self] = None
+        self._grace = host.loop.call_later(HANDSHAKE_GRACE, self._too_slow)
+
+    def _too_slow(self) -> None:
+        if not self.username:  # no key exchange, no name: an idle socket
+            self.conn.abort()
 
     def connection_lost(self, exc) -> None:
         self.host.connections.discard(self)
-        self.host.logging_in.discard(self)
+        self.host.logging_in.pop(self, None)
+        if self._grace is not None:
+            self._grace.cancel()
 
     def auth_completed(self) -> None:
-        self.host.logging_in.discard(self)
+        self.host.logging_in.pop(self, None)
 
     def begin_auth(self, username: str) -> bool:
-        self.username = username
+        self.username = username or " "  # its handshake is done, whatever name it sent
+        if self._grace is not None:
+            self._grace.cancel()
         return True  # the join code is always asked for
 
     def password_auth_supported(self) -> bool:
@@ -99,7 +122,7 @@ class _Connection(asyncssh.SSHServer):
     def session_requested(self):
         if self.session is not None:
             return False  # one screen per connection
-        self.session = _Session(self.host, self.username)
+        self.session = _Session(self.host, self.username, self.source)
         return self.session
 
     # Port forwarding, unix sockets, tun/tap: asyncssh refuses them unless allowed here.
@@ -108,9 +131,10 @@ class _Connection(asyncssh.SSHServer):
 class _Session(asyncssh.SSHServerSession):
     """A client's session: the player's screen once they asked for a shell."""
 
-    def __init__(self, host: Host, username: str):
+    def __init__(self, host: Host, username: str, source: str = ""):
         self.host = host
         self.username = username
+        self.source = source
         self.name = username
         self.seat: HostedSeat | None = None
         self.chan: Any = None
@@ -136,6 +160,7 @@ class _Session(asyncssh.SSHServerSession):
             width=chan.get_terminal_size()[0],
             term_type=chan.get_terminal_type(),
             env=dict(chan.get_environment()),
+            throttle=True,
         )
         self.host.arrive(self)
 
@@ -197,7 +222,9 @@ class Host:
         self.keyboard = keyboard
         self.loop: asyncio.AbstractEventLoop  # set when serving starts
         self.connections: set[_Connection] = set()
-        self.logging_in: set[_Connection] = set()
+        self.logging_in: dict[_Connection, None] = {}  # not logged in yet, oldest first
+        self.player_sources: set[str] = set()  # addresses players came from: spared
+        self._random = random.Random()
         self.lobby: list[tuple[str, _Session]] = []
         self.table: Table | None = None
         self.game: Any = None
@@ -261,6 +288,7 @@ class Host:
             encoding="utf-8",
             errors="replace",
             login_timeout=LOGIN_TIMEOUT,
+            window=1 << 18,  # what a client may send ahead unread (its reading may be paused)
             keepalive_interval=KEEPALIVE,
             keepalive_count_max=3,
             config=[],
@@ -326,6 +354,29 @@ class Host:
         """Start as Enter on the host does (from any thread)."""
         self.loop.call_soon_threadsafe(self._start_if_anyone)
 
+    # -- letting in ---------------------------------------------------------------------------
+    def admit(self, conn: _Connection) -> bool:
+        """May a new connection start logging in? As OpenSSH does it: a few per address (the
+        oldest still in its handshake makes room), then random early drop past ``STARTUPS``.
+        An address a player at this table came from is never dropped at random: a player
+        coming back gets in however many strangers wait at the door."""
+        same = [c for c in self.logging_in if c.source == conn.source]
+        if len(same) >= PER_SOURCE:
+            idle = next((c for c in same if not c.username), None)
+            if idle is None:
+                return False
+            idle.conn.abort()
+            self.logging_in.pop(idle, None)
+        if conn.source in self.player_sources:
+            return True
+        start, rate, full = STARTUPS
+        waiting = len(self.logging_in)
+        if waiting < start:
+            return True
+        if waiting >= full:
+            return False
+        return self._random.random() >= rate + (1 - rate) * (waiting - start) / (full - start)
+
     # -- the lobby -----------------------------------------------------------------------------
     def _introduce(self) -> None:
         opts = self.options
@@ -339,7 +390,8 @@ class Host:
         self.say(f"Join with:  {self.join_command()}", "bold")
         self.say("            (NAME is the name you play under)")
         self.say(f"Join code:  {opts.code}   (the password ssh asks for)", "bold")
-        self.say(f"Host key:   {key.get_fingerprint()} (ed25519)")
+        kind = key.get_algorithm().removeprefix("ssh-")
+        self.say(f"Host key:   {key.get_fingerprint()} ({kind})")
         bots = "; bots take the seats left" if opts.seats > 1 or opts.bots else ""
         self.say(
             f"Waiting for {opts.seats} player(s). Press Enter to start sooner{bots}; "
@@ -396,10 +448,12 @@ class Host:
         if self._start.is_set() or self._stop.is_set():
             session.end("Sorry: the game is starting without new players.", 1)
             return
-        if any(other.lower() == name.lower() for other, _ in self.lobby):
+        taken = next((other for other, _ in self.lobby if name_key(other) == name_key(name)), None)
+        if taken is not None:
+            alike = "" if taken == name else f" (it reads as {taken!r}, who is here)"
             session.end(
-                f"Sorry: the name {name!r} is taken at this table. Join with another name: "
-                f"{self.join_command()}",
+                f"Sorry: the name {name!r} is taken at this table{alike}. Join with another "
+                f"name: {self.join_command()}",
                 1,
             )
             return
@@ -408,6 +462,7 @@ class Host:
             return
         session.name = name
         self.lobby.append((name, session))
+        self.player_sources.add(session.source)
         free = self.options.seats - len(self.lobby)
         waiting = f"Waiting for {free} more, or for the host to start." if free else "Starting."
         session.term.console.print(Text(f"Welcome to Spoiler, {name}. {waiting}", style="bold"))
@@ -446,6 +501,7 @@ class Host:
         else:
             session.name = seat.name
             session.seat = seat
+            self.player_sources.add(session.source)
             table.connect(seat, session.term)
 
     def depart(self, session: _Session) -> None:
@@ -486,6 +542,7 @@ class Host:
             bot_kind=opts.bot_kind,
             tell_host=lambda text: self.say(text),
             leaving_words=self.leaving_words,
+            turn_time=opts.turn_time,
         )
         seats = [
             Seat(name, agent, "human") for name, agent in zip(humans, table.agents(), strict=True)

@@ -22,7 +22,19 @@ from rich.text import Text
 
 from spoiler.console.human import COMMANDS, HumanAgent
 from spoiler.console.screen import QuitGame
-from spoiler_host.terminal import Dropped, HostedScreen, Stopped, Terminal
+from spoiler_host.safety import name_key
+from spoiler_host.terminal import (
+    Dropped,
+    HostedScreen,
+    Stopped,
+    Terminal,
+    TurnClock,
+    TurnOver,
+)
+
+#: Failed prompts in a row after which a bot takes the seat (a prompt that fails is that
+#: seat's problem: it is asked again, and the rest of the table never notices).
+MAX_FAILURES = 3
 
 
 class HostedHuman(HumanAgent):
@@ -49,6 +61,8 @@ class HostedSeat:
         self.human: HostedHuman | None = None
         self.bot = None
         self.drops = 0  # counts drops, so a late timer for an old drop does nothing
+        self.failures = 0  # prompts that failed in a row
+        self.stand_in = None  # the bot that decides when their time runs out
         self.busy = threading.Lock()  # one question at a time on this seat
 
     @property
@@ -92,9 +106,11 @@ class Table:
         bot_kind: str,
         tell_host: Callable[[str], None],
         leaving_words: Callable[[str], str] = lambda name: "You left the game.",
+        turn_time: float = 0,
     ):
         self.seats = [HostedSeat(i, name) for i, name in enumerate(names)]
         self.wait = wait
+        self.turn_time = turn_time  # seconds a seat has for each decision (0: no limit)
         self.call_later = call_later
         self.make_bot = make_bot
         self.bot_kind = bot_kind
@@ -112,7 +128,8 @@ class Table:
         return [RemoteAgent(self, seat) for seat in self.seats]
 
     def seat_named(self, name: str) -> HostedSeat | None:
-        return next((s for s in self.seats if s.name.lower() == name.lower()), None)
+        key = name_key(name)
+        return next((s for s in self.seats if name_key(s.name) == key), None)
 
     # -- telling everyone ------------------------------------------------------------------
     def tell(self, message: str, *, style: str = "bold", but: HostedSeat | None = None) -> None:
@@ -198,24 +215,112 @@ class Table:
         return future
 
     def _decide(self, seat: HostedSeat, human: Callable, bot: Callable):
+        clock = TurnClock(self.turn_time, lambda c: self._warn(seat, c)) if self.turn_time else None
         while True:
             with self.changed:
                 while not self.stopping and seat.bot is None and not seat.connected:
-                    self.changed.wait()
+                    if clock is not None and clock.expired():
+                        break
+                    self.changed.wait(
+                        None if clock is None else max(0.01, clock.deadline - clock.clock())
+                    )
                 if self.stopping:
                     raise Stopped
                 agent = seat.human if seat.bot is None else None
+                terminal = seat.terminal
             if agent is None:
                 return bot(seat.bot)
+            if (clock is not None and clock.expired()) or terminal is None:
+                return self._stand_in(seat, bot, clock)
+            terminal.clock = clock
             try:
-                return human(agent)
+                decided = human(agent)
+            except TurnOver:
+                return self._stand_in(seat, bot, clock)
             except Dropped:
                 continue  # wait for them to come back (or for the bot), and ask again
             except QuitGame:  # they typed q: they leave, as if they closed the window
-                terminal = seat.terminal
-                if terminal is not None:
-                    terminal.hang_up(self.leaving_words(seat.name))
-                    self.disconnect(seat, terminal)
+                current = seat.terminal
+                if current is not None:
+                    current.hang_up(self.leaving_words(seat.name))
+                    self.disconnect(seat, current)
+                continue
+            except Stopped:
+                raise
+            except Exception as exc:  # this seat's prompt broke: theirs to retry, not the table's
+                self._failed(seat, exc)
+                continue
+            finally:
+                terminal.clock = None
+            seat.failures = 0
+            return decided
+
+    def _warn(self, seat: HostedSeat, clock: TurnClock) -> None:
+        """The seat's time is nearly up: they are warned, and everyone sees whom the table
+        waits for, and for how long."""
+        waited = round(clock.clock() - clock.started)
+        left = max(1, round(clock.deadline - clock.clock()))
+        terminal = seat.terminal
+        if terminal is not None and not terminal.closed:
+            terminal.console.print(
+                Text(
+                    f"\n{left} s left to decide; then a {self.bot_kind} bot decides for you.",
+                    style="bold yellow",
+                )
+            )
+        self.tell(
+            f"Waiting for {seat.name} ({waited} s so far): a {self.bot_kind} bot decides for "
+            f"them in {left} s.",
+            style="dim",
+            but=seat,
+        )
+
+    def _stand_in(self, seat: HostedSeat, bot: Callable, clock):
+        """The seat's time ran out: a bot makes this one decision for them (seeded as the
+        game's bots are, so the record, which keeps every decision, replays)."""
+        with self.lock:
+            if seat.stand_in is None:
+                seat.stand_in = self.make_bot(seat.index)
+            stand_in = seat.stand_in
+        seconds = f"{clock.seconds:g} s" if clock is not None else "their time"
+        terminal = seat.terminal
+        if terminal is not None and not terminal.closed:
+            terminal.console.print(
+                Text(
+                    f"\nYour {seconds} ran out: a {self.bot_kind} bot decided for you this time.",
+                    style="bold yellow",
+                )
+            )
+        self.tell(
+            f"{seat.name} took longer than {seconds}: a {self.bot_kind} bot decided for them "
+            f"this time.",
+            style="yellow",
+            but=seat,
+        )
+        return bot(stand_in)
+
+    def _failed(self, seat: HostedSeat, exc: Exception) -> None:
+        """A prompt failed: the seat is asked again, or after ``MAX_FAILURES`` in a row a bot
+        takes it. Everyone is told who and why, in one line."""
+        seat.failures += 1
+        why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        terminal = seat.terminal
+        if seat.failures < MAX_FAILURES:
+            if terminal is not None and not terminal.closed:
+                terminal.console.print(
+                    Text(f"Sorry, that prompt failed ({why}). Asking again.", style="yellow")
+                )
+            self.tell_host(f"{seat.name}'s prompt failed ({why}); asking again.")
+            return
+        with self.lock:
+            if seat.bot is None:
+                seat.bot = self.make_bot(seat.index)
+            self.changed.notify_all()
+        self.tell(
+            f"{seat.name}'s prompt failed {seat.failures} times in a row ({why}): "
+            f"a {self.bot_kind} bot plays for them from now on.",
+            style="yellow",
+        )
 
     def selection(self, seat: HostedSeat, view):
         """The seat's selection for this round. The first time the engine asks in a round,

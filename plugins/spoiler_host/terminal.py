@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
+import time
 from collections.abc import Sequence
 from typing import IO, Literal, cast
 
@@ -26,10 +27,82 @@ from spoiler_host.safety import MAX_LINE, clean_line
 MAX_PENDING_OUTPUT = 1 << 20
 #: Lines typed ahead of the prompts that are kept; more are ignored.
 MAX_QUEUED_LINES = 20
+#: What a player may type: lines a second on average, and at once (a paste); text a second.
+#: Past either, their connection is read more slowly (the SSH window holds the rest on their
+#: side), lines past the burst are ignored, and they are told, so that one player's flood
+#: costs the host little and the other seats' prompts keep their pace.
+LINES_PER_SECOND, LINE_BURST = 8.0, 24.0
+CHARS_PER_SECOND, CHAR_BURST = float(1 << 16), float(1 << 21)
+#: Seconds between two notices to a player who types too fast.
+THROTTLE_NOTICE = 5.0
+
+
+class Throttle:
+    """A token bucket: ``rate`` a second on average, up to ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float, clock=time.monotonic):
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens, self.last = burst, clock()
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+
+    def take(self, amount: float = 1.0) -> bool:
+        """Take ``amount`` if there is that much; False (and nothing taken) if not."""
+        self._refill()
+        if self.tokens < amount:
+            return False
+        self.tokens -= amount
+        return True
+
+    def spend(self, amount: float) -> None:
+        """Take ``amount`` whatever is left (the bucket may go below empty)."""
+        self._refill()
+        self.tokens -= amount
+
+    def wait(self) -> float:
+        """Seconds until there is one token again (0: there is)."""
+        self._refill()
+        return max(0.0, (1.0 - self.tokens) / self.rate)
 
 
 class Dropped(Exception):
     """The player's connection closed (or a newer one took the seat) while they were asked."""
+
+
+class TurnOver(Exception):
+    """The seat's time to decide ran out (``--turn-time``): a bot decides this time."""
+
+
+class TurnClock:
+    """The time one seat has for one decision: a warning ``warn`` seconds before the end
+    (``on_warn()``), then ``TurnOver`` at the prompt that waits for an answer."""
+
+    def __init__(self, seconds: float, on_warn, clock=time.monotonic):
+        self.seconds = seconds
+        self.clock = clock
+        self.started = clock()
+        self.deadline = self.started + seconds
+        self.warn_at = self.deadline - min(30.0, seconds / 4)
+        self.on_warn = on_warn
+        self.warned = False
+
+    def left(self) -> float:
+        """Seconds until the next thing the clock does (warn, or end the turn)."""
+        return max(0.0, (self.deadline if self.warned else self.warn_at) - self.clock())
+
+    def expired(self) -> bool:
+        return self.clock() >= self.deadline
+
+    def ring(self) -> None:
+        """The time came: warn the first time, end the turn the second."""
+        if not self.warned:
+            self.warned = True
+            self.on_warn(self)
+            return
+        raise TurnOver
 
 
 class Stopped(EOFError):
@@ -75,7 +148,16 @@ class Terminal:
     """A player's connection: ``console`` for output, ``readline`` for input (it blocks
     until the player types a line, and raises ``Dropped`` once the connection is gone)."""
 
-    def __init__(self, loop, channel, *, width: int = 80, term_type: str | None = None, env=None):
+    def __init__(
+        self,
+        loop,
+        channel,
+        *,
+        width: int = 80,
+        term_type: str | None = None,
+        env=None,
+        throttle: bool = False,
+    ):
         self.loop = loop
         self.channel = channel
         self.pty = bool(term_type)
@@ -83,6 +165,13 @@ class Terminal:
         self._lines: queue.Queue = queue.Queue()
         self._partial = ""  # input without a line end yet (no pseudo-terminal)
         self._too_long = False
+        # Reading fairly (the server's terminals): each player's input at a bounded pace.
+        self._line_rate = Throttle(LINES_PER_SECOND, LINE_BURST) if throttle else None
+        self._char_rate = Throttle(CHARS_PER_SECOND, CHAR_BURST) if throttle else None
+        self._paused = False
+        self.clock: TurnClock | None = None  # the seat's turn clock while it is asked
+        self._ignored = 0  # lines ignored since the last notice
+        self._noticed = -THROTTLE_NOTICE
         self.console = Console(
             file=cast(IO[str], _ChannelFile(self)),
             width=max(20, min(width or 80, 500)),
@@ -117,12 +206,44 @@ class Terminal:
         """Text the client sent (on the loop): split into lines, each cleaned and bounded."""
         if self.closed:
             return
+        if self._char_rate is not None:
+            self._char_rate.spend(len(data))
         data = self._partial + data
         *lines, self._partial = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         for line in lines:
-            self._line(line)
+            if self._line_rate is None or self._line_rate.take():
+                self._line(line)
+            else:
+                self._ignored += 1
         if len(self._partial) > MAX_LINE:
             self._too_long, self._partial = True, ""
+        self._slow_down()
+
+    def _slow_down(self) -> None:
+        """Past the pace a player may type: stop reading them for a moment, and say so."""
+        if self._line_rate is None or self._char_rate is None or self._paused:
+            return
+        wait = max(self._line_rate.wait(), self._char_rate.wait())
+        if not wait:
+            return
+        now = time.monotonic()
+        if now - self._noticed >= THROTTLE_NOTICE:
+            self._noticed = now
+            ignored = f" {self._ignored} line(s) were ignored." if self._ignored else ""
+            self._ignored = 0
+            self.send(
+                f"\nYou are typing faster than the game reads: your input is read more "
+                f"slowly for a moment.{ignored}\n"
+            )
+        self._paused = True
+        self.channel.pause_reading()
+        self.loop.call_later(wait, self._resume)
+
+    def _resume(self) -> None:  # on the loop
+        self._paused = False
+        if not self.closed:
+            with contextlib.suppress(Exception):  # the channel closed meanwhile
+                self.channel.resume_reading()
 
     def _line(self, raw: str) -> None:
         line = None if self._too_long else clean_line(raw)
@@ -134,8 +255,16 @@ class Terminal:
             self._lines.put(line)
 
     def readline(self) -> str:
-        """The next line the player typed (blocks the calling thread)."""
-        item = self._lines.get()
+        """The next line the player typed (blocks the calling thread). With a turn clock,
+        raises ``TurnOver`` when the seat's time is up."""
+        while True:
+            clock = self.clock
+            try:
+                item = self._lines.get(timeout=None if clock is None else clock.left())
+                break
+            except queue.Empty:
+                assert clock is not None
+                clock.ring()
         if item is _DROPPED:
             self._lines.put(item)  # every later read fails too
             raise Dropped

@@ -14,6 +14,8 @@ far, going back to the card prompt, and quitting.
 
 from __future__ import annotations
 
+import re
+
 from rich.columns import Columns
 from rich.table import Table
 from rich.text import Text
@@ -33,6 +35,26 @@ COMMANDS = (
     ("q", "quit the game (you are offered to save it, to resume later)"),
 )
 HINT = "Type ? for help, ? NAME for a card, q to quit."
+#: Words that are a command whole at any prompt; a line starting with ``?`` or ``help`` is one
+#: too. A player's name must not be one (``is_command``), or naming them would run it.
+COMMAND_WORDS = frozenset({"log", "back", "q", "quit"})
+HELP_WORDS = ("?", "help")
+#: A whole number as the prompts take it: ASCII digits only (``²``, ``①`` or ``٣`` are
+#: refused like any other text), at most nine, with a minus sign for the negative.
+_NUMBER = re.compile(r"-?[0-9]{1,9}")
+
+
+def is_command(text: str) -> bool:
+    """Is ``text`` read as an in-game command at every prompt (so never as an answer)?"""
+    text = text.strip().lower()
+    return text.startswith("?") or text.partition(" ")[0] in HELP_WORDS or text in COMMAND_WORDS
+
+
+def number(text: str) -> int | None:
+    """The whole number ``text`` is, typed in ASCII digits, or None. A total function: no
+    text raises (``str.isdigit`` is also true of ``²``, which ``int`` refuses)."""
+    text = text.strip()
+    return int(text) if _NUMBER.fullmatch(text) else None
 
 
 class Back(Exception):
@@ -193,12 +215,14 @@ class HumanAgent:
             answer = self.screen.read(prompt)
             word, _, rest = answer.partition(" ")
             word, rest = word.lower(), rest.strip()
-            if word in ("?", "help") and not rest:
+            if word in HELP_WORDS and not rest:
                 self._help()
-            elif word in ("?", "help"):
+            elif word in HELP_WORDS:
                 self._card_help(rest)
             elif word.startswith("?"):  # "?accuse"
                 self._card_help(answer[1:].strip())
+            elif not is_command(answer):
+                return answer
             elif answer.lower() == "log":
                 self.screen.show_log(self._view)
             elif answer.lower() in ("q", "quit"):
@@ -207,8 +231,6 @@ class HumanAgent:
                 if self._back:
                     raise Back
                 self._refused("There is nothing to go back to here: please answer.")
-            else:
-                return answer
 
     def _help(self) -> None:
         table = Table.grid(padding=(0, 2))
@@ -318,8 +340,11 @@ class HumanAgent:
         if isinstance(ask, NameANumber):
             while True:
                 answer = self._read(f"{ask.prompt}? [{ask.low}-{ask.high}]")
+                if number(answer) is None:
+                    self._refused(f"{answer!r} is not a whole number. Try again.")
+                    continue
                 try:
-                    return ask.check(answer, view.card_names)
+                    return ask.check(number(answer), view.card_names)
                 except ValueError as exc:
                     self._refused(f"{_sentence(str(exc))} Try again.")
         choices = list(ask.choices(view.card_names))
@@ -369,9 +394,9 @@ def _sentence(message: str) -> str:
 def _match(answer: str, labels: list[str]) -> int | None:
     """The index chosen by a 1-based number or a (case-insensitive) label, or None."""
     answer = answer.strip()
-    if answer.isdigit():
-        number = int(answer)
-        return number - 1 if 1 <= number <= len(labels) else None
+    typed = number(answer)
+    if typed is not None:
+        return typed - 1 if 1 <= typed <= len(labels) else None
     wanted = answer.lower()
     for index, label in enumerate(labels):
         if label.lower() == wanted:
@@ -381,9 +406,9 @@ def _match(answer: str, labels: list[str]) -> int | None:
 
 def _match_seat(answer: str, seats: list[int], view: PlayerView) -> int | None:
     answer = answer.strip()
-    if answer.isdigit():
-        seat = int(answer) - 1
-        return seat if seat in seats else None
+    typed = number(answer)
+    if typed is not None:
+        return typed - 1 if typed - 1 in seats else None
     for seat in seats:
         if view.name_of(seat).lower() == answer.lower():
             return seat
