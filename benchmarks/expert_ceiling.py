@@ -96,7 +96,7 @@ def main() -> None:
         (f"--think {first:g}, told all but the newest cards", first, _tell_all_but_new_cards),
     ]
     for label, think, cheat in runs:
-        plan = sim.Plan(args.games, BOTS, sets, args.seed, think_ms=think)
+        plan = sim.Plan(args.games, BOTS, sets, args.seed, bot_options=(("think", f"{think:g}"),))
         r = measure(plan, args.jobs, cheat)
         print(
             f"  {label:<46} {100 * r['win_rate']:5.1f}% "

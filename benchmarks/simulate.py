@@ -55,7 +55,8 @@ def main(argv=None) -> int:
     kinds = tuple(args.bots.split(","))
     if len(kinds) == 1:
         kinds *= args.players
-    plan = sim.Plan(args.games, kinds, tuple(args.sets.split(",")), 0, 100, args.think)
+    think = (("think", f"{args.think:g}"),) if args.think is not None else ()
+    plan = sim.Plan(args.games, kinds, tuple(args.sets.split(",")), 0, 100, think)
     try:
         sim.check(plan)
     except sim.PlanError as exc:

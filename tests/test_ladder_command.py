@@ -24,13 +24,19 @@ LEGAL_BOT = Path(__file__).resolve().parents[1] / "examples" / "bots" / "legal_b
 
 def test_a_kind_may_carry_options_of_its_own():
     assert sim.variant("expert") == ("expert", {})
-    assert sim.variant("expert@think=800") == ("expert", {"think_ms": 800.0})
+    assert sim.variant("expert@think=800") == ("expert", {"think": "800"})
     assert sim.variant("exec:python3 bot.py@depth=3") == ("exec:python3 bot.py", {"depth": "3"})
     # an @ that is not followed by KEY=VALUE is the command's own
     assert sim.variant("exec:python3 a@b.py") == ("exec:python3 a@b.py", {})
-    for bad in ("expert@think=0", "expert@think=fast", "expert@think=inf"):
-        with pytest.raises(sim.PlanError, match="not a thinking time"):
-            sim.variant(bad)
+
+
+@pytest.mark.parametrize("bad", ["expert@think=0", "expert@think=fast", "expert@think=inf"])
+def test_a_thinking_time_the_expert_refuses_is_refused_before_any_game(bad):
+    """The option reaches the expert as text; its factory refuses it when the plan is
+    checked, naming the kind."""
+    plan = sim.Plan(2, (bad, "random"), ("base",))
+    with pytest.raises(sim.PlanError, match=r"bot 'expert': think=.* is not a thinking time"):
+        sim.check(plan)
 
 
 def test_a_seating_plan_seats_its_kinds_game_by_game():

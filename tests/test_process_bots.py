@@ -91,25 +91,28 @@ def test_the_javascript_example_bot_plays_a_whole_game(registry):
     game = game_with(registry, bot, seed=11)
     result = game.play()
     bot.close(result)
-    assert bot.name == "legal-bot.js" and bot.faults == 0
+    assert bot.name == "legal-bot.js" and bot.faults == []
 
 
 @pytest.mark.parametrize(
     "how", ["crash-at-start", "crash-mid-game", "garbage", "illegal", "sleep", "flood"]
 )
 def test_a_misbehaving_bot_loses_its_decisions_then_its_seat_never_the_game(registry, capfd, how):
-    """Each fault is one line and a random legal choice; the third ends the program."""
+    """Each fault is one line and a random legal choice; the third ends the program, and says
+    so once."""
     bot = ProcessBot(f"{sys.executable} {MISBEHAVING} {how}", 0, 2, time_limit=0.5)
     process = bot.process
     game = game_with(registry, bot, seed=2)
     result = game.play()
     bot.close(result)
     assert result is not None
-    assert bot.faults == MAX_FAULTS
-    err = capfd.readouterr().err
-    assert err.count("spoiler: bot exec:") == MAX_FAULTS
-    assert "Traceback" not in err
-    assert f"fault {MAX_FAULTS} of {MAX_FAULTS}: random legal choices play its seat now" in err
+    assert len(bot.faults) == MAX_FAULTS
+    lines = [fault.text for fault in bot.faults]
+    assert all(line.startswith("exec:") and "\n" not in line for line in lines)
+    assert [f"fault {n} of {MAX_FAULTS}" in line for n, line in enumerate(lines, 1)] == [True] * 3
+    seat_lost = f"fault {MAX_FAULTS} of {MAX_FAULTS}: random legal choices play its seat now"
+    assert seat_lost in lines[-1] and not any(seat_lost in line for line in lines[:-1])
+    assert "Traceback" not in capfd.readouterr().err
     assert process is not None and process.poll() is not None, "the program was left running"
 
 

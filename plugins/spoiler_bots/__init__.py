@@ -7,6 +7,7 @@ Both see only their player's ``PlayerView`` and draw randomness from their own s
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from spoiler import hookimpl
@@ -45,11 +46,34 @@ def greedy_bot(seat: int, seed: int) -> GreedyAgent:
     return GreedyAgent(seed, seat)
 
 
+#: The longest thinking time the expert accepts (``think``), in ms: one minute, so that a game
+#: (or a record from anywhere, resumed) plays in a sane time.
+MAX_THINK_MS = 60_000
+
+
 def expert_bot(seat: int, seed: int, options=None) -> ExpertAgent:
+    """The expert; of its options it reads ``think``, its thinking time per decision in
+    milliseconds (``--bot-option think=MS``, or ``--think MS``)."""
     from spoiler_bots.expert import DEFAULT_THINK_MS, ExpertAgent
 
-    think = (options or {}).get("think_ms", DEFAULT_THINK_MS)
-    return ExpertAgent(seed, seat, think_ms=think)
+    think = (options or {}).get("think")
+    return ExpertAgent(seed, seat, think_ms=DEFAULT_THINK_MS if think is None else think_ms(think))
+
+
+def think_ms(value) -> float:
+    """A thinking time given as an option (text, or a number), in ms; OptionError if it is
+    not one."""
+    from spoiler.agents.options import OptionError
+
+    try:
+        ms = float(value)
+    except (TypeError, ValueError):
+        ms = math.nan
+    if not 0 < ms <= MAX_THINK_MS:  # (NaN and infinity fail this too)
+        raise OptionError(
+            f"think={value} is not a thinking time (more than 0, at most {MAX_THINK_MS} ms)"
+        )
+    return ms
 
 
 @hookimpl

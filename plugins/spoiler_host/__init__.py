@@ -9,7 +9,13 @@ from pathlib import Path
 
 import typer
 
-from spoiler.commands.common import fail
+from spoiler.commands.common import (
+    BOT_OPTION_HELP,
+    BOT_TIME_LIMIT_HELP,
+    THINK_HELP,
+    bot_settings,
+    fail,
+)
 from spoiler.commands.completion import complete_sets
 from spoiler.commands.group import command_app, examples
 
@@ -39,6 +45,19 @@ def host(
         "--bot",
         metavar="KIND",
         help="The kind of bot, for --bots, for seats left empty and for players who leave.",
+    ),
+    bot_option: list[str] | None = typer.Option(
+        None,
+        "--bot-option",
+        metavar="KEY=VALUE",
+        help=f"{BOT_OPTION_HELP} The record keeps them for resume.",
+    ),
+    think: float | None = typer.Option(None, "--think", metavar="MS", help=THINK_HELP),
+    bot_time_limit: float | None = typer.Option(
+        None,
+        "--bot-time-limit",
+        metavar="S",
+        help=f"{BOT_TIME_LIMIT_HELP} The record keeps it for resume.",
     ),
     sets: list[str] | None = typer.Option(
         None,
@@ -124,6 +143,7 @@ def host(
     from spoiler.commands.common import names_of
 
     set_names = names_of(sets, "--sets")
+    bot_options, time_limit = bot_settings(bot_option, think, bot_time_limit)
     try:
         import asyncssh  # noqa: F401
     except ImportError:
@@ -133,6 +153,7 @@ def host(
             f"spoiler host needs asyncssh: install it with: {install_hint('spoiler-game[host]')}", 1
         )
 
+    from spoiler.agents.options import OptionError
     from spoiler.commands import common
     from spoiler.model.seeds import new_seed
     from spoiler.plugins import UnknownName
@@ -149,8 +170,9 @@ def host(
         )
     try:
         card_sets = registry.card_sets(set_names)
-        registry.agent(bot, 0, 0)  # an unknown kind is refused now, not when a seat needs one
-    except UnknownName as exc:
+        # An unknown kind or options it refuses are refused now, not when a seat needs a bot.
+        registry.check_kind(bot, bot_options or None)
+    except (UnknownName, OptionError) as exc:
         fail(str(exc))
     if not card_sets:
         fail("no card set is installed (see `spoiler plugins`)")
@@ -164,6 +186,8 @@ def host(
         seats=seats,
         bots=bots,
         bot_kind=bot,
+        bot_options=bot_options,
+        bot_time_limit=time_limit,
         set_names=set_names,
         seed=seed if seed is not None else new_seed(),
         max_rounds=max_rounds,

@@ -14,7 +14,7 @@ import random
 import signal
 import socket
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import asyncssh
@@ -66,6 +66,8 @@ class HostOptions:
     key: Any  # an asyncssh private key
     turn_time: float = 0  # seconds a seat has for each decision (0: no limit)
     fresh_record: bool = False  # the record file was made for this game (removed if unused)
+    bot_options: dict[str, str] = field(default_factory=dict)  # --bot-option, --think
+    bot_time_limit: float | None = None  # --bot-time-limit
 
 
 class _Connection(asyncssh.SSHServer):
@@ -552,7 +554,8 @@ class Host:
         game = new_game(self.registry, seats, opts.set_names, opts.seed, opts.max_rounds)
         table.game = game
         self.table, self.game = table, game
-        self.recorder = records.Recorder(records.Record.of(game, self.registry))
+        record = records.Record.of(game, self.registry, opts.bot_options, opts.bot_time_limit)
+        self.recorder = records.Recorder(record)
         for (_, session), seat in zip(self.lobby, table.seats, strict=True):
             session.seat = seat
             table.connect(seat, session.term, first=True)
@@ -576,7 +579,10 @@ class Host:
                 held.path.unlink()
 
     def make_bot(self, seat: int):
-        return self.registry.agent(self.options.bot_kind, seat, self.options.seed)
+        opts = self.options
+        return self.registry.agent(
+            opts.bot_kind, seat, opts.seed, opts.bot_options or None, time_limit=opts.bot_time_limit
+        )
 
     def _play(self) -> None:
         """The game's thread: the whole game, each round recorded and told to everyone."""

@@ -7,7 +7,15 @@ The games are a simulation's (``spoiler.session.simulate``) on a seeded schedule
 
 import typer
 
-from spoiler.commands.common import console, fail, names_of
+from spoiler.commands.common import (
+    BOT_OPTION_HELP,
+    BOT_TIME_LIMIT_HELP,
+    THINK_HELP,
+    bot_settings,
+    console,
+    fail,
+    names_of,
+)
 from spoiler.commands.completion import complete_bots, complete_sets
 from spoiler.commands.group import command_app, examples
 
@@ -29,7 +37,8 @@ def ladder(
         "--bots",
         metavar="KINDS",
         help="The bot kinds to rate, comma-separated or repeated, at least two: installed kinds, "
-        "exec:COMMAND, or a kind with options of its own (expert@think=800).",
+        "exec:COMMAND, or a kind with options of its own, which win over --bot-option "
+        "(expert@think=800).",
         autocompletion=complete_bots,
     ),
     games: int = typer.Option(200, "--games", metavar="N", help="Number of games."),
@@ -44,12 +53,12 @@ def ladder(
     seed: int = typer.Option(
         0, "--seed", metavar="N", help="Seed of the schedule and of every game."
     ),
-    think: float | None = typer.Option(
-        None,
-        "--think",
-        metavar="MS",
-        help="Thinking time per decision of bots that search (expert), in ms, unless a kind "
-        "says its own (@think=MS). Default: 200.",
+    bot_option: list[str] | None = typer.Option(
+        None, "--bot-option", metavar="KEY=VALUE", help=BOT_OPTION_HELP
+    ),
+    think: float | None = typer.Option(None, "--think", metavar="MS", help=THINK_HELP),
+    bot_time_limit: float | None = typer.Option(
+        None, "--bot-time-limit", metavar="S", help=BOT_TIME_LIMIT_HELP
     ),
     jobs: int | None = typer.Option(
         None, "--jobs", metavar="N", help="Processes to play in. Default: every available core."
@@ -99,7 +108,8 @@ def ladder(
         )
     from spoiler_ladder import rating
 
-    plan = rating.plan(kinds, games, players, set_names, seed, think)
+    options, time_limit = bot_settings(bot_option, think, bot_time_limit)
+    plan = rating.plan(kinds, games, players, set_names, seed, options, time_limit)
     try:
         local = sim.check(plan)
     except sim.PlanError as exc:
@@ -123,9 +133,10 @@ def print_ladder(f: dict) -> None:
 
     out = console()
     plan = f["plan"]
-    think = f" (thinking {plan['think_ms']:g} ms)" if plan["think_ms"] else ""
+    given = plan["bot_options"]
+    given = f" (bot options {' '.join(f'{k}={v}' for k, v in given.items())})" if given else ""
     out.print(
-        f"{plan['games']} games of {plan['players']} players{think}, sets "
+        f"{plan['games']} games of {plan['players']} players{given}, sets "
         f"{', '.join(plan['sets'])}, seed {plan['seed']}; each kind sat in every seat "
         f"(schedule blocks of {plan['schedule']['block']} games).",
         markup=False,

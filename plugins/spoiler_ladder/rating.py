@@ -12,6 +12,7 @@ import hashlib
 import itertools
 import math
 import random
+import shlex
 from collections.abc import Sequence
 
 #: A block of the schedule seats each line-up of kinds once in every rotation; one with more
@@ -146,12 +147,29 @@ def clear_of(figures: dict, above: str, below: str) -> bool:
 # ==============================================================================================
 # A ladder as a simulation's plan, and its figures
 # ==============================================================================================
-def plan(kinds: Sequence[str], games: int, players: int, sets, seed: int, think_ms=None):
-    """The ``simulate.Plan`` that plays a ladder: ``schedule`` as its seating."""
+def plan(
+    kinds: Sequence[str],
+    games: int,
+    players: int,
+    sets,
+    seed: int,
+    bot_options: dict[str, str] | None = None,
+    bot_time_limit: float | None = None,
+):
+    """The ``simulate.Plan`` that plays a ladder: ``schedule`` as its seating; every bot gets
+    ``bot_options`` (``--bot-option``), under a kind's own ``@KEY=VALUE``."""
     from spoiler.session import simulate as sim
 
     seating = tuple(schedule(kinds, players, games, seed))
-    return sim.Plan(games, tuple(kinds), sets, seed, think_ms=think_ms, seating=seating)
+    return sim.Plan(
+        games,
+        tuple(kinds),
+        sets,
+        seed,
+        bot_options=tuple((bot_options or {}).items()),
+        seating=seating,
+        bot_time_limit=bot_time_limit,
+    )
 
 
 def figures(plan, games: Sequence[dict], set_names: Sequence[str]) -> dict:
@@ -168,7 +186,8 @@ def figures(plan, games: Sequence[dict], set_names: Sequence[str]) -> dict:
         "sets": list(set_names),
         "seed": plan.seed,
         "max_rounds": plan.max_rounds,
-        "think_ms": plan.think_ms,
+        "bot_options": dict(plan.bot_options),
+        "bot_time_limit": plan.bot_time_limit,
         "schedule": {
             "block": block_size(len(kinds), plan.players),
             "seats": seat_counts(plan.seating, kinds),
@@ -202,8 +221,10 @@ def command(plan: dict) -> str:
     ]
     parts.append(f"--sets {','.join(plan['sets'])}")
     parts.append(f"--seed {plan['seed']}")
-    if plan.get("think_ms") is not None:
-        parts.append(f"--think {plan['think_ms']:g}")
+    for key, value in (plan.get("bot_options") or {}).items():
+        parts.append(f"--bot-option {shlex.quote(f'{key}={value}')}")
+    if plan.get("bot_time_limit") is not None:
+        parts.append(f"--bot-time-limit {plan['bot_time_limit']:g}")
     return " ".join(parts)
 
 

@@ -5,7 +5,16 @@ import os
 
 import typer
 
-from spoiler.commands.common import console, err_console, fail, names_of
+from spoiler.commands.common import (
+    BOT_OPTION_HELP,
+    BOT_TIME_LIMIT_HELP,
+    THINK_HELP,
+    bot_settings,
+    console,
+    err_console,
+    fail,
+    names_of,
+)
 from spoiler.commands.completion import complete_bots, complete_sets
 from spoiler.commands.group import command_app, examples
 
@@ -38,7 +47,8 @@ def simulate(
         "--bots",
         metavar="KINDS",
         help="Bot kinds: one for every seat, or one per seat, comma-separated or repeated "
-        "(e.g. expert,greedy,greedy,greedy).",
+        "(e.g. expert,greedy,greedy,greedy). A kind may carry options of its own, which win "
+        "over --bot-option: expert@think=800.",
         autocompletion=complete_bots,
     ),
     sets: list[str] | None = typer.Option(
@@ -54,11 +64,12 @@ def simulate(
     max_rounds: int = typer.Option(
         100, "--max-rounds", metavar="N", help="Round limit; reaching it ends a game in a draw."
     ),
-    think: float | None = typer.Option(
-        None,
-        "--think",
-        metavar="MS",
-        help="Thinking time per decision of bots that search (expert), in ms. Default: 200.",
+    bot_option: list[str] | None = typer.Option(
+        None, "--bot-option", metavar="KEY=VALUE", help=BOT_OPTION_HELP
+    ),
+    think: float | None = typer.Option(None, "--think", metavar="MS", help=THINK_HELP),
+    bot_time_limit: float | None = typer.Option(
+        None, "--bot-time-limit", metavar="S", help=BOT_TIME_LIMIT_HELP
     ),
     jobs: int | None = typer.Option(
         None, "--jobs", metavar="N", help="Processes to play in. Default: every available core."
@@ -90,7 +101,16 @@ def simulate(
         fail(f"--jobs must be at least 1, not {jobs}")
     if jobs is not None and cluster is not None:
         fail("--jobs and --cluster do not go together: a cluster has its own workers")
-    plan = sim.Plan(games, kinds, set_names, seed, max_rounds, think)
+    options, time_limit = bot_settings(bot_option, think, bot_time_limit)
+    plan = sim.Plan(
+        games,
+        kinds,
+        set_names,
+        seed,
+        max_rounds,
+        tuple(options.items()),
+        bot_time_limit=time_limit,
+    )
     try:
         local = sim.check(plan)
     except sim.PlanError as exc:
@@ -203,10 +223,12 @@ def print_figures(f: dict) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from spoiler.agents.options import describe
+
     out = console()
-    think = f" (thinking {f['think_ms']:g} ms)" if f["think_ms"] else ""
+    given = f" (bot options {describe(f['bot_options'])})" if f["bot_options"] else ""
     out.print(
-        f"{f['games']} games, {f['players']} players ({', '.join(f['bots'])}){think}, "
+        f"{f['games']} games, {f['players']} players ({', '.join(f['bots'])}){given}, "
         f"sets {', '.join(f['sets'])}, seed {f['seed']}.",
         markup=False,
     )

@@ -1,5 +1,6 @@
 """A spoiler-bot/1 program that misbehaves as told by its first argument, for
-tests/test_process_bots.py. It plays legal[0] otherwise."""
+tests/test_process_bots.py and tests/test_bot_options.py. It plays legal[0] otherwise;
+``tell FILE`` behaves, and appends each hello it gets to FILE."""
 
 import json
 import os
@@ -21,6 +22,9 @@ for line in sys.stdin:
         continue
     if message["type"] == "hello":
         reply = {"name": HOW}
+        if HOW == "tell":  # what it was told, for the test to read
+            with open(sys.argv[2], "a") as out:
+                out.write(line)
     else:
         decisions += 1
         if HOW == "crash-mid-game" and decisions == 3:

@@ -7,6 +7,11 @@ and may have a third, ``close(result)``: the game is over (its ``Result``) or wa
 (None), so an agent that holds something (a program, a connection) lets go of it. Whoever
 plays a game to its end calls ``close_agents(game)``.
 
+An agent that plays for something that can misbehave (a program: ``spoiler.agents.process``)
+lists what went wrong in ``faults``, a list of ``Fault`` it appends to; whoever shows or
+records the game reads them with ``new_faults`` (the screen tells each in one line, the
+record keeps it in its round).
+
 Both receive only a ``PlayerView``. When an answer was refused, the next view's ``error``
 says why. The bots people play against come from plugins (``spoiler_register_agents``).
 
@@ -25,7 +30,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 # spoiler.search registers the window an agent that searches finds in view.search (the
 # seam is spoiler.rules.selection): imported here, where every bot comes from.
@@ -43,15 +48,43 @@ class Agent(Protocol):
     def answer(self, view: PlayerView, question: Question) -> str: ...
 
 
+class Fault(NamedTuple):
+    """Something that went wrong with a seat's bot, in one line any player may read (it
+    names no card of the bot's hand)."""
+
+    round: int  # the round it happened in (0: before the game began)
+    seat: int
+    text: str
+
+
+def new_faults(game, told: dict[int, int]) -> list[Fault]:
+    """The faults of the game's agents not yet in ``told`` (seat -> how many were taken),
+    oldest round first; ``told`` is brought up to date."""
+    found = []
+    for seat, entry in enumerate(game.seats):
+        faults = getattr(entry.agent, "faults", None)
+        if faults:
+            found.extend(faults[told.get(seat, 0) :])
+            told[seat] = len(faults)
+    found.sort(key=lambda fault: fault.round)  # (stable: in each seat's own order)
+    return found
+
+
 def close_agents(game) -> None:
     """The game is over or stopped: every seat's agent that can ``close`` is told so, with
     the game's result (None when it was stopped). A bot that fails to close is its own
     problem, never the game's."""
     for seat in game.seats:
-        close = getattr(seat.agent, "close", None)
-        if close is not None:
-            with contextlib.suppress(*PLUGIN_FAILURES):
-                close(game.result)
+        close_agent(seat.agent, game.result)
+
+
+def close_agent(agent, result=None) -> None:
+    """Tell one agent that can ``close`` that its game is over (``result``) or stopped
+    (None); a failure to close is the agent's own problem."""
+    close = getattr(agent, "close", None)
+    if close is not None:
+        with contextlib.suppress(*PLUGIN_FAILURES):
+            close(result)
 
 
 def bot_rng(seed: int, seat: int) -> random.Random:

@@ -14,8 +14,10 @@ seat per game. The game writes one JSON object per line; the bot answers each wi
 A bot cannot hang or crash a game: bad JSON, an illegal reply, a crash or no reply within the
 time limit costs it that decision (a random legal choice is played, from a generator seeded
 with its bot seed) and, at the third fault, its seat: the program is ended and random legal
-choices play for it to the end. Each fault is one line on standard error. The program's own
-standard error goes to a log file (``ProcessBot.log_path``; docs/bots.md). The program and any
+choices play for it to the end. Each fault is a ``spoiler.agents.Fault`` in ``faults``: one
+line, which the screen shows and the record keeps (``spoiler.agents.new_faults``); what the
+program sent, which may name its cards, goes only to its log. The program's own standard
+error goes to that log file (``ProcessBot.log_path``; docs/bots.md). The program and any
 children it started are ended when the game ends or stops (``close``), or at exit.
 """
 
@@ -28,14 +30,13 @@ import select
 import shlex
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 import weakref
 from pathlib import Path
 from typing import Any
 
-from spoiler.agents import RandomAgent
+from spoiler.agents import Fault, RandomAgent
 from spoiler.agents.wire import (
     WIRE_VERSION,
     WireError,
@@ -82,7 +83,9 @@ class ProcessBot:
     ):
         self.command, self.seat = command, seat
         self.time_limit = time_limit
-        self.faults = 0
+        #: What went wrong so far, one ``Fault`` each (at most MAX_FAULTS).
+        self.faults: list[Fault] = []
+        self._round = 0  # the round of the decision being made (0: the hello)
         self.name: str | None = None
         #: Plays the decisions the program loses: seeded, so games replay.
         self.stand_in = RandomAgent(seed, seat)
@@ -121,6 +124,7 @@ class ProcessBot:
 
     # -- the Agent protocol ------------------------------------------------------------------
     def select(self, view: PlayerView) -> Selection:
+        self._round = view.round
         if self.process is not None:
             legal = legal_selections(view)
             reply = self._exchange(
@@ -130,10 +134,11 @@ class ProcessBot:
                 try:
                     return selection_from_wire(reply, legal)
                 except WireError as exc:
-                    self._fault(f"replied {exc}")
+                    self._fault("select: its reply is not one of the legal selections", exc)
         return self.stand_in.select(view)
 
     def answer(self, view: PlayerView, question: Question) -> str:
+        self._round = view.round
         if self.process is not None:
             message = {
                 "type": "answer",
@@ -145,7 +150,7 @@ class ProcessBot:
                 try:
                     return answer_from_wire(reply, question)
                 except WireError as exc:
-                    self._fault(f"replied {exc}")
+                    self._fault("answer: its reply is not one of the options", exc)
         return self.stand_in.answer(view, question)
 
     def close(self, result: Any = None) -> None:
@@ -176,7 +181,7 @@ class ProcessBot:
         except (BrokenPipeError, OSError):
             self._fault(f"{what}: it is not running (exit code {process.poll()})")
         except (ValueError, UnicodeDecodeError) as exc:
-            self._fault(f"{what}: its reply is not JSON ({exc})")
+            self._fault(f"{what}: its reply is not JSON", exc)
         return None
 
     def _drop_late_replies(self) -> None:
@@ -209,16 +214,21 @@ class ProcessBot:
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line
 
-    def _fault(self, what: str) -> None:
-        self.faults += 1
-        who = f"bot exec:{self.command} (seat {self.seat + 1})"
-        if self.faults >= MAX_FAULTS:
-            tail = f"fault {self.faults} of {MAX_FAULTS}: random legal choices play its seat now"
+    def _fault(self, what: str, detail: object = None) -> None:
+        """One fault: ``what`` for everyone (the screen, the record), ``detail`` (what it sent,
+        which may name a card of its hand) for its log only."""
+        number = len(self.faults) + 1
+        if number >= MAX_FAULTS:
+            tail = f"fault {number} of {MAX_FAULTS}: random legal choices play its seat now"
             self._finalizer()
             self.process = None
         else:
-            tail = f"a random legal choice is played (fault {self.faults} of {MAX_FAULTS})"
-        sys.stderr.write(f"spoiler: {who}: {what}; {tail}. Its log: {self.log_path}\n")
+            tail = f"a random legal choice is played (fault {number} of {MAX_FAULTS})"
+        text = f"exec:{self.command}: {what}; {tail}. Its log: {self.log_path}"
+        self.faults.append(Fault(self._round, self.seat, text))
+        with contextlib.suppress(OSError), open(self.log_path, "a", encoding="utf-8") as log:
+            more = f" ({detail})" if detail is not None else ""
+            log.write(f"spoiler: round {self._round}: {what}{more}; {tail}\n")
 
 
 def _line(message: dict) -> bytes:

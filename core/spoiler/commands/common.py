@@ -122,3 +122,32 @@ def unknown_allowed() -> tuple[str, ...]:
         f"({did_you_mean(name, there)}installed: {', '.join(sorted(there)) or 'none'})"
         for name in sorted(allowed - there)
     )
+
+
+# -- bot options, as play, host, simulate and ladder take them --------------------------------
+BOT_OPTION_HELP = (
+    "An option for the bots, as KEY=VALUE; repeat it for more. Every bot is given them and "
+    "reads the keys it knows (the expert: think=MS); a program bot (exec:) gets them in its "
+    "hello."
+)
+THINK_HELP = (
+    "Short for --bot-option think=MS: thinking time per decision of bots that search "
+    "(expert), in milliseconds, at most 60000. Default: 200."
+)
+BOT_TIME_LIMIT_HELP = (
+    "Seconds a program bot (exec:) may take over one decision before a random legal choice "
+    "is played for it (a fault). Default: 10."
+)
+
+
+def bot_settings(
+    pairs: list[str] | None, think: float | None, time_limit: float | None
+) -> tuple[dict[str, str], float | None]:
+    """The bots' options (``--bot-option``, ``--think``) and ``--bot-time-limit``, checked;
+    a malformed one ends the command with one line (exit code 2)."""
+    from spoiler.agents import options
+
+    try:
+        return options.parse(pairs or [], think), options.time_limit(time_limit)
+    except options.OptionError as exc:
+        fail(str(exc))

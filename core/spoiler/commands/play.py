@@ -11,7 +11,13 @@ from pathlib import Path
 
 import typer
 
-from spoiler.commands.common import fail
+from spoiler.commands.common import (
+    BOT_OPTION_HELP,
+    BOT_TIME_LIMIT_HELP,
+    THINK_HELP,
+    bot_settings,
+    fail,
+)
 from spoiler.commands.completion import complete_bots, complete_records, complete_sets
 from spoiler.commands.group import command_app, examples
 from spoiler.console.game import reader_for, run_game, save_stopped, seat_players
@@ -57,12 +63,18 @@ def play(
         "Several kinds (repeated or comma-separated) take the bots' seats in turn.",
         autocompletion=complete_bots,
     ),
-    think: float | None = typer.Option(
+    bot_option: list[str] | None = typer.Option(
         None,
-        "--think",
-        metavar="MS",
-        help="Thinking time per decision of bots that search (expert), in milliseconds, at "
-        "most 60000; the record keeps it for resume. Default: 200.",
+        "--bot-option",
+        metavar="KEY=VALUE",
+        help=f"{BOT_OPTION_HELP} The record keeps them for resume.",
+    ),
+    think: float | None = typer.Option(None, "--think", metavar="MS", help=THINK_HELP),
+    bot_time_limit: float | None = typer.Option(
+        None,
+        "--bot-time-limit",
+        metavar="S",
+        help=f"{BOT_TIME_LIMIT_HELP} The record keeps it for resume.",
     ),
     sets: list[str] | None = typer.Option(
         None,
@@ -125,6 +137,7 @@ def play(
 
     At any prompt, type ? for help, ? NAME for a card's text and rulings, log for the game
     so far, q to quit (with an offer to save the game)."""
+    from spoiler.agents.options import OptionError
     from spoiler.commands import common
     from spoiler.console.screen import CARD_TEXT, Screen
     from spoiler.model import interrupts
@@ -136,15 +149,13 @@ def play(
         humans, n_bots = table_of(players, bots)
     except TableError as exc:
         fail(str(exc))
-    from spoiler.session.records import MAX_ROUNDS, MAX_THINK_MS
+    from spoiler.session.records import MAX_ROUNDS
 
     if max_rounds > MAX_ROUNDS:  # a record must stay small enough to read back (records.md)
         fail(f"--max-rounds is at most {MAX_ROUNDS}, not {max_rounds}")
     if seed is not None and not -(2**63) <= seed < 2**64:
         fail(f"--seed must be a whole number of at most 64 bits, not {seed}")
-    if think is not None and not 0 < think <= MAX_THINK_MS:
-        fail(f"--think must be more than 0 and at most {MAX_THINK_MS} milliseconds, not {think:g}")
-    bot_options = {"think_ms": think} if think is not None else None
+    bot_options, time_limit = bot_settings(bot_option, think, bot_time_limit)
     set_names = common.names_of(sets, "--sets")
     kinds = _kinds(bot)
 
@@ -184,9 +195,11 @@ def play(
 
     def setup(game_seed: int):
         try:
-            seats = seat_players(registry, humans, n_bots, kinds, game_seed, screen, bot_options)
+            seats = seat_players(
+                registry, humans, n_bots, kinds, game_seed, screen, bot_options, time_limit
+            )
             return new_game(registry, seats, set_names, game_seed, max_rounds, strict)
-        except (UnknownName, GameError) as exc:
+        except (UnknownName, OptionError, GameError) as exc:
             fail(str(exc))
 
     def run(game, recorder):
@@ -204,7 +217,9 @@ def play(
 
     def start(game, of_match=None):
         try:
-            return recording.start_recording(game, registry, record, force, of_match, think)
+            return recording.start_recording(
+                game, registry, record, force, of_match, bot_options, time_limit
+            )
         except recording.RecordingError as exc:
             fail(str(exc), exc.code)
 

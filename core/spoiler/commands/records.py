@@ -403,20 +403,26 @@ def _resume_held(file: Path, record, registry, held) -> None:
 
 def _live_agents(file: Path, record, registry, screen) -> list:
     """The agents who go on playing: a human at this keyboard for each human, the recorded
-    bot kinds (seeded from the game's seed, thinking as long as the record says) for the
+    bot kinds (seeded from the game's seed, with the bot options the record keeps) for the
     others."""
+    from spoiler.agents.options import OptionError
     from spoiler.console.human import HumanAgent
     from spoiler.plugins import UnknownName
 
     hot_seat = [p.kind for p in record.players].count("human") > 1
-    options = {"think_ms": record.think_ms} if record.think_ms is not None else None
+    options = record.bot_options or None
     live = []
     for seat, player in enumerate(record.players):
         if player.kind == "human":
             live.append(HumanAgent(screen, hot_seat=hot_seat))
             continue
         try:
-            live.append(registry.agent(player.kind, seat, record.seed, options))
+            bot = registry.agent(
+                player.kind, seat, record.seed, options, time_limit=record.bot_time_limit
+            )
+            live.append(bot)
         except UnknownName as exc:
             fail(f"{file}: players[{seat + 1}].kind: {exc}")
+        except OptionError as exc:
+            fail(f"{file}: options.bot_options: {exc}")
     return live

@@ -173,7 +173,8 @@ def validate_sets(
     """Check card sets, then play seeded random-bot games with each.
 
     Static checks first, then games with each set mixed into the base set, checking the
-    engine's invariants after every round.
+    engine's invariants after every round, and every seat's screen for text that shows what
+    that seat may not know (a card or hook that tells another player's hand is named).
 
     Every problem names the set, the card and a seed that reproduces it. Exit code 0 when all
     is well, 1 when anything is wrong (a broken plugin included).
@@ -250,17 +251,19 @@ ISOLATE = True
 def _validate_in_child(names, games: int, seed: int, progress):
     """Plugins are loaded and games played in child processes (``spoiler.isolation``): a
     plugin that exits, hangs or kills its process is reported, never passed."""
+    from spoiler.narration.leaks import Watch
     from spoiler.plugins import isolation
 
-    return isolation.validate(names or None, games, seed, progress)
+    return isolation.validate(names or None, games, seed, progress, Watch)
 
 
 def _validate_here(names, games: int, seed: int, progress):
+    from spoiler.narration.leaks import Watch
     from spoiler.plugins import stdout_to_stderr, validation
 
     with stdout_to_stderr():  # what plugin code prints in a game stays out of the report
         return validation.validate_named(
-            common.load_registry(), names or None, games, seed, progress
+            common.load_registry(), names or None, games, seed, progress, Watch
         )
 
 

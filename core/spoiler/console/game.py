@@ -37,6 +37,7 @@ def seat_players(
     seed: int,
     screen,
     options: dict | None = None,
+    time_limit: float | None = None,
 ):
     """The seats of a game at this screen (``spoiler.session.seating.seat_players``): each
     human asked at it (``HumanAgent``), then the bots."""
@@ -46,7 +47,7 @@ def seat_players(
     def human(hot_seat: bool):
         return HumanAgent(screen, hot_seat=hot_seat)
 
-    return seating.seat_players(registry, humans, bots, bot_kind, seed, human, options)
+    return seating.seat_players(registry, humans, bots, bot_kind, seed, human, options, time_limit)
 
 
 def run_game(game, screen, after_round: Callable | None = None):

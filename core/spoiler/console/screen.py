@@ -112,6 +112,8 @@ class Screen:
         self.story = Story(game.cards_by_id)
         self._texts_shown = set()
         self._noticed = 0  # knockouts told so far
+        self._faults: dict[int, int] = {}  # the bots' faults told so far, per seat
+        self._pending_faults: list = []
 
     def table(self):
         """The table as this screen may show it: with every hand to a watcher of bots."""
@@ -162,7 +164,10 @@ class Screen:
     def catch_up(self) -> None:
         """Narrate the events since the last call, as this screen's reader sees them, with
         what they leave unsaid."""
+        from spoiler.agents import new_faults
+
         log = self.events()
+        self._pending_faults += new_faults(self.game, self._faults)
         while self.told < len(log):
             event = log[self.told]
             self.told += 1
@@ -176,6 +181,8 @@ class Screen:
                 why = self.story.why(idle, self.names, self.you())
                 self.console.print(Padding(Text(why, style="magenta"), (0, 0, 0, 2), expand=False))
             self.say(event, self.reader)
+            if event.kind == "round_started":  # a fault comes in its round, as it is chosen
+                self._tell_faults(event.round)
             if event.kind in PARTS:
                 self._card_text(seen)
             for knockout in knockouts:
@@ -186,6 +193,18 @@ class Screen:
                 if pause:
                     self.console.file.flush()
                     time.sleep(pause)
+        self._tell_faults(self.game.round)  # (a replay's recorded faults wait for their round)
+
+    def _tell_faults(self, until: int) -> None:
+        """One line for each fault of a bot (``spoiler.agents.Fault``) of a round up to
+        ``until``."""
+        due = [f for f in self._pending_faults if f.round <= until]
+        self._pending_faults = [f for f in self._pending_faults if f not in due]
+        if self.quiet:
+            return
+        for fault in due:  # one line, however narrow the screen (as errors are)
+            line = Text(f"  {self.names[fault.seat]}: {fault.text}", style="yellow")
+            self.console.print(line, soft_wrap=True)
 
     def _card_text(self, event) -> None:
         """A card's printed text under the first play of it (or every play, or never)."""

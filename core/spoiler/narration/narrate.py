@@ -69,6 +69,11 @@ def card_label(card, shared: frozenset[str]) -> str:
     return f"{card.name} ({card.set_name})" if card.name.lower() in shared else card.name
 
 
+#: shared_names of the card mappings Tellers were made with, by id (with the mapping, so that
+#: a new mapping at an old one's address is not mistaken for it).
+_SHARED: dict[int, tuple[Mapping, frozenset[str]]] = {}
+
+
 class Teller:
     """Names players and cards for one reader."""
 
@@ -78,7 +83,14 @@ class Teller:
         self.names = names
         self.cards = cards
         self.you = you
-        self.shared = shared_names(cards.values())
+        # A game's card mapping never changes: its shared names are worked out once (every
+        # sentence makes a Teller).
+        cached = _SHARED.get(id(cards))
+        if cached is None or cached[0] is not cards:
+            if len(_SHARED) > 64:
+                _SHARED.clear()
+            cached = _SHARED[id(cards)] = (cards, shared_names(cards.values()))
+        self.shared = cached[1]
         self.labels = labels
 
     def who(self, seat) -> str:

@@ -131,17 +131,32 @@ class Registry:
             chosen.append(usable[name])
         return chosen
 
-    def agent(self, kind: str, seat: int, game_seed: int, options: dict | None = None):
+    def agent(
+        self,
+        kind: str,
+        seat: int,
+        game_seed: int,
+        options: dict | None = None,
+        *,
+        time_limit: float | None = None,
+    ):
         """A bot of ``kind`` for ``seat``. Its factory gets a seed derived one-way from the
         game's seed (``spoiler.seeds.bot_seed``), never the game's seed itself. ``options``
-        (such as ``think_ms``) reach the factories that take an ``options`` parameter; the
-        others never see them."""
+        (``--bot-option``: names to text, ``spoiler.agents.options``) reach the factories
+        that take an ``options`` parameter; the others never see them. A factory that
+        refuses one raises ``spoiler.agents.options.OptionError``, which this raises again
+        naming the kind. ``time_limit``: seconds a program bot (``exec:``) may take over a
+        decision (``--bot-time-limit``; None: ``spoiler.agents.process.TIME_LIMIT``)."""
         if kind.startswith(EXEC):  # a program speaking spoiler-bot/1 (spoiler.agents.process)
-            from spoiler.agents.process import ProcessBot
+            from spoiler.agents.process import TIME_LIMIT, ProcessBot
             from spoiler.model.seeds import bot_seed
 
             return ProcessBot(
-                kind[len(EXEC) :], seat, bot_seed(game_seed, seat, kind), options=options
+                kind[len(EXEC) :],
+                seat,
+                bot_seed(game_seed, seat, kind),
+                options=options,
+                time_limit=TIME_LIMIT if time_limit is None else time_limit,
             )
         if kind in self.kind_clashes:
             *others, last = self.kind_clashes[kind]
@@ -159,11 +174,15 @@ class Registry:
         agent = self.agents[kind]
         seed = bot_seed(game_seed, seat, kind)
         info = self.plugins.get(agent.plugin)
+        from spoiler.agents.options import OptionError
+
         try:
             if options and _takes_options(agent.factory):
                 bot = agent.factory(seat, seed, options=dict(options))
             else:
                 bot = agent.factory(seat, seed)
+        except OptionError as exc:
+            raise OptionError(f"bot {kind!r}: {exc}") from None
         except PLUGIN_FAILURES as exc:
             if info is not None and info.builtin:  # the core's own bots: its own bugs
                 raise
@@ -173,9 +192,11 @@ class Registry:
             return bot
         return PluginBot(bot, kind, agent.plugin)
 
-    def check_kind(self, kind: str) -> None:
+    def check_kind(self, kind: str, options: dict | None = None) -> None:
         """Raise UnknownName unless ``kind`` is a bot kind this registry can seat: an
-        installed kind, or ``exec:COMMAND`` with a program that can be found."""
+        installed kind, or ``exec:COMMAND`` with a program that can be found; and
+        ``OptionError`` when its factory refuses ``options`` (it is asked once, for seat 0,
+        when it takes options; a program gets its options as they are)."""
         if kind.startswith(EXEC):
             import shlex
             import shutil
@@ -191,6 +212,10 @@ class Registry:
             return
         if kind not in self.agents:
             self.agent(kind, 0, 0)  # raises UnknownName, naming the installed kinds
+        if options and _takes_options(self.agents[kind].factory):
+            from spoiler.agents import close_agent
+
+            close_agent(self.agent(kind, 0, 0, options))
 
     def game_hooks(self, set_names) -> dict:
         """Hook callers for a game with these sets: a plugin's phase and effect hooks take part

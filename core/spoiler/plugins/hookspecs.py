@@ -55,8 +55,9 @@ def spoiler_register_agents(register: Callable[..., None]) -> None:
         returns an object with ``select(view)`` and ``answer(view, question)``. ``seed`` is
         the bot's own, derived one-way from the game's secret seed (``spoiler.seeds``).
         A factory that also takes ``options`` is given the bot options of the command line
-        as a dict (``think_ms``: thinking time per decision, from ``--think``) when there
-        are any.
+        (``--bot-option KEY=VALUE``, ``--think MS`` for ``think=MS``) as a dict of names to
+        text when there are any; it reads the keys it knows, ignores the others, and raises
+        ``spoiler.agents.options.OptionError`` (one line) for a value it refuses.
     :return: ignored.
     """
 

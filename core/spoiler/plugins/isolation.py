@@ -21,6 +21,7 @@ interrupted and blamed on its card, as in-process validation does.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import select
@@ -44,15 +45,16 @@ class UnknownSet(LookupError):
 
 
 def validate(
-    names: list[str] | None, games: int, first_seed: int, progress=None
+    names: list[str] | None, games: int, first_seed: int, progress=None, watch=None
 ) -> tuple[list[SetReport], list[Problem]]:
     """``validation.validate_named``, run in child processes (see the module docstring);
-    ``progress(set_name)`` is called after each game. Raises UnknownSet."""
+    ``progress(set_name)`` is called after each game. ``watch``: a class or function a module
+    defines at its top level (the child imports it by its name). Raises UnknownSet."""
     broken: dict[str, str] = {}  # plugins that took a child down while importing
     done: dict[str, SetReport] = {}  # sets whose games are over (well or not)
     general: list[Problem] = []
     for _ in range(64):  # each new child gets past at least one plugin or set
-        outcome = _Child(names, games, first_seed, broken, list(done), progress).run()
+        outcome = _Child(names, games, first_seed, broken, list(done), progress, watch).run()
         if outcome.error is not None:
             raise UnknownSet(outcome.error)
         done.update(outcome.reports)
@@ -110,7 +112,7 @@ class _Outcome:
 
 
 class _Child:
-    def __init__(self, names, games, first_seed, broken, done, progress):
+    def __init__(self, names, games, first_seed, broken, done, progress, watch=None):
         from spoiler.plugins import validation
 
         self.request = {
@@ -121,6 +123,8 @@ class _Child:
             "done": done,
             "round_seconds": validation.ROUND_SECONDS,
             "memory": MEMORY_BYTES,
+            # By name: the child imports it (the caller's layer, which this one cannot import).
+            "watch": f"{watch.__module__}:{watch.__qualname__}" if watch is not None else None,
         }
         self.progress = progress
 
@@ -256,7 +260,11 @@ def child() -> None:
                 yield name
 
     todo = Telling(n for n in chosen if n not in skip)
-    reports, general = validation.validate(registry, todo, games, first_seed, progress)
+    watch = None
+    if request.get("watch"):
+        module, _, name = request["watch"].partition(":")
+        watch = getattr(importlib.import_module(module), name)
+    reports, general = validation.validate(registry, todo, games, first_seed, progress, watch)
     general = validation.concerning(registry, names, general)
     for report in reports:
         tell("report", report=asdict(report))

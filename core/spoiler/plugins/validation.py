@@ -10,7 +10,8 @@ games, the seed that reproduces it:
   hook implementations that pluggy will really call;
 * games: seeded games of random bots with the set mixed into the base set, checking the
   engine's invariants after every round, that no effect or rule fails, that no round runs
-  forever (an effect stuck in a loop), and that games end.
+  forever (an effect stuck in a loop), that games end, and (given a ``watch``) that no card
+  or hook shows a seat's screen what that seat may not know.
 
 Game ``i`` of a run from seed ``S`` uses seed ``S + i`` and ``2 + (S + i) % 4`` players, so
 ``spoiler sets validate NAME --games 1 --seed S+i`` plays exactly that game again.
@@ -35,7 +36,7 @@ ROUND_SECONDS = 2.0
 class Problem:
     set: str
     card: str | None  # the card's name, when one card is to blame
-    check: str  # broken, static, hook, fizzled, rule_failed, invariant, crashed, no_end
+    check: str  # broken, static, hook, fizzled, rule_failed, invariant, crashed, no_end, leak
     message: str
     seed: int | None = None
     #: The set whose validation games found it (the games to replay), when not ``set``: a
@@ -151,9 +152,13 @@ def players_for(seed: int) -> int:
     return 2 + seed % 4
 
 
-def play_games(registry, set_name: str, games: int, first_seed: int, progress=None) -> SetReport:
+def play_games(
+    registry, set_name: str, games: int, first_seed: int, progress=None, watch=None
+) -> SetReport:
     """Seeded random-bot games of ``set_name`` mixed into the base set; ``progress(set_name)``
-    is called after each game."""
+    is called after each game. ``watch``: makes, for each game, what checks every seat's
+    screen text for hidden information (``spoiler.leaks.Watch``, which this layer cannot
+    import: the command gives it)."""
     from spoiler.agents import RandomAgent
     from spoiler.rules.game import Game, GameError, RoundTooLong, Seat
     from spoiler.rules.invariants import check_invariants
@@ -164,6 +169,7 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
     report = SetReport(set_name, len(card_set.cards))
     seen: set[tuple] = set()
     played: set[str] = set()
+    leaked: set[str | None] = set()  # the causes of text that showed a secret
 
     def found(problem: Problem) -> None:
         key = (problem.set, problem.card, problem.check, problem.message)
@@ -173,11 +179,16 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
 
     for seed in range(first_seed, first_seed + games):
         seats = [Seat(f"Bot {i + 1}", RandomAgent(seed, i)) for i in range(players_for(seed))]
+        screens = watch() if watch is not None else None
+        if screens is not None:
+            seats = [Seat(s.name, screens.agent(i, s.agent)) for i, s in enumerate(seats)]
         try:
             game = Game(card_sets, seats, seed, hooks=registry.game_hooks(names))
         except GameError as exc:
             found(Problem(set_name, None, "crashed", f"cannot start a game: {exc}", seed))
             break
+        if screens is not None:
+            screens.follow(game)
         game.max_round_seconds = ROUND_SECONDS  # the engine's guard, where no alarm can ring
         stopped = stuck = False
         for _ in range(game.max_rounds):
@@ -258,6 +269,11 @@ def play_games(registry, set_name: str, games: int, first_seed: int, progress=No
                             set_name,
                         )
                     )
+            if screens is not None:
+                for cause, seat, shown in screens.round_leaks():
+                    if cause not in leaked:  # its first leak says enough
+                        leaked.add(cause)
+                        found(_leak(registry, set_name, game, cause, seat, shown, seed))
             if game.over:
                 break
         if stopped:
@@ -332,16 +348,47 @@ def _blame(registry, set_name: str, causes: list, check: str, message: str, seed
     return Problem(set_name, card, check, message, seed)
 
 
+def _leak(registry, set_name: str, game, cause, seat: int | None, shown: str, seed: int) -> Problem:
+    """A screen shown what its seat may not know: blamed on the card whose text it was, or
+    the rule (a hook: its cause, and the plugin it is named after)."""
+    who = "every player" if seat is None else game.state.players[seat].name
+    card = game.cards_by_id.get(cause) if isinstance(cause, str) else None
+    if card is not None:
+        return Problem(
+            card.set_name,
+            card.name,
+            "leak",
+            f"{card.name} showed {who} what they may not know: {shown}",
+            seed,
+            set_name,
+        )
+    plugin = cause.partition(":")[0] if isinstance(cause, str) else None
+    if plugin is not None and plugin in registry.plugins:
+        blamed = f"the rule {cause!r} (a hook of plugin {plugin!r})"
+        where = _set_of_plugin(registry, plugin, set_name)
+    else:
+        blamed = f"the rule {cause!r}" if cause is not None else "a hook (its verbs gave no cause)"
+        where = set_name
+    return Problem(
+        where,
+        None,
+        "leak",
+        f"{blamed} showed {who} what they may not know: {shown}",
+        seed,
+        set_name,
+    )
+
+
 def _set_of_plugin(registry, plugin: str | None, default: str) -> str:
     info = registry.plugins.get(plugin or "")
     return info.sets[0] if info is not None and info.sets else default
 
 
 def validate(
-    registry, set_names: list[str], games: int, first_seed: int, progress=None
+    registry, set_names: list[str], games: int, first_seed: int, progress=None, watch=None
 ) -> tuple[list[SetReport], list[Problem]]:
     """Validate the named usable sets; the second list holds problems of the installation as a
-    whole (broken plugins, names shared between sets)."""
+    whole (broken plugins, names shared between sets). ``watch``: as ``play_games``."""
     general = check_registry(registry)
     reports = []
     base = registry.sets.get(BASE)
@@ -351,7 +398,7 @@ def validate(
         static = check_set(card_set, names)
         plugin = next(i.plugin for i in registry.set_infos if i.name == name and i.status == "ok")
         static += check_hooks(registry, plugin, name)
-        report = play_games(registry, name, games, first_seed, progress)
+        report = play_games(registry, name, games, first_seed, progress, watch)
         report.problems[:0] = static
         report.problems += _required_problems(registry, card_set)
         alone = games and report.ok and name != BASE and not card_set.requires
@@ -366,7 +413,7 @@ def validate(
 
 
 def validate_named(
-    registry, names: list[str] | None, games: int, first_seed: int, progress=None
+    registry, names: list[str] | None, games: int, first_seed: int, progress=None, watch=None
 ) -> tuple[list[SetReport], list[Problem]]:
     """What ``spoiler sets validate [NAMES]`` checks: the named sets (every usable set when
     none is named, the base set first), and the problems of the installation that concern
@@ -382,7 +429,7 @@ def validate_named(
 
             raise UnknownName(unknown("set named", missing[0], known))
     chosen = chosen_sets(registry, names)
-    reports, general = validate(registry, chosen, games, first_seed, progress)
+    reports, general = validate(registry, chosen, games, first_seed, progress, watch)
     return reports, concerning(registry, names, general)
 
 

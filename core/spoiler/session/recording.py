@@ -26,17 +26,19 @@ def start_recording(
     path: Path | None,
     force: bool = False,
     match: tuple[int, int] | None = None,
-    think_ms: float | None = None,
+    bot_options: dict[str, str] | None = None,
+    bot_time_limit: float | None = None,
 ):
     """A recorder for a game about to be played. It keeps the record in memory (so a stopped
     game can still be saved) and, with a ``path``, writes it after every round. The file is
     created (refused when it exists, unless ``force``), locked for the whole game (or match)
     and the empty record written at once, so a path that cannot be written is refused before
     the game starts (``RecordingError``). ``match``: (wins needed, match seed) for the first
-    game of a match; ``think_ms``: the bots' ``--think``, kept for ``resume``."""
+    game of a match; ``bot_options``, ``bot_time_limit``: the bots' ``--bot-option`` and
+    ``--bot-time-limit``, kept for ``resume``."""
     from spoiler.session import recordfile, records
 
-    record = records.Record.of(game, registry, think_ms)
+    record = records.Record.of(game, registry, bot_options, bot_time_limit)
     if match is not None:
         record.match = records.Match(*match)
     recorder = records.Recorder(record)

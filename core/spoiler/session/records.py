@@ -37,9 +37,11 @@ MAX_MATCH_WINS = 10
 MAX_MATCH_GAMES = 100
 #: The highest round limit a record may have (``spoiler.recordfile.MAX_ROUNDS``).
 MAX_ROUNDS = 500
-#: The longest thinking time per decision a record may ask of its bots (``--think``): one
-#: minute, so that a record from anywhere resumes in a sane time.
+#: The longest thinking time per decision an older record may ask of its bots
+#: (``options.think_ms``, which records now keep as the bot option ``think``).
 MAX_THINK_MS = 60_000
+#: The longest line a record keeps for one fault of a bot (``RoundEntry.faults``).
+MAX_FAULT = 500
 
 
 class RecordError(GameError):
@@ -74,6 +76,9 @@ class RoundEntry:
     answers: list[dict]  # {"seat", "prompt", "answer"}, in the order asked
     events: int  # the length of the event log
     log: str  # digest of the event log
+    #: What went wrong with the bots in this round (``spoiler.agents.Fault``), in order:
+    #: {"seat", "fault"}, the line the screen showed. Not part of the game: nothing replays it.
+    faults: list[dict] = field(default_factory=list)
 
     @property
     def decisions(self) -> dict:
@@ -116,13 +121,22 @@ class Record:
     signed: bool = True
     #: A match's record: the games before this one (the top level is the current game).
     match: Match | None = None
-    #: The bots' thinking time per decision (``--think``), for bots that search; None: the
-    #: default. A resumed game's bots go on with it.
-    think_ms: float | None = None
+    #: The bots' options (``--bot-option``, ``--think``): names to text. A resumed game's
+    #: bots are given them again.
+    bot_options: dict[str, str] = field(default_factory=dict)
+    #: Seconds a program bot may take over a decision (``--bot-time-limit``); None: the default.
+    bot_time_limit: float | None = None
 
     @classmethod
-    def of(cls, game: Game, registry, think_ms: float | None = None) -> Record:
-        """A new, empty record for a game about to be played (``think_ms``: ``--think``)."""
+    def of(
+        cls,
+        game: Game,
+        registry,
+        bot_options: dict[str, str] | None = None,
+        bot_time_limit: float | None = None,
+    ) -> Record:
+        """A new, empty record for a game about to be played, with the bots' options and
+        time limit."""
         sets = []
         for card_set in game.sets:
             info = next((i for i in registry.set_infos if i.name == card_set.name), None)
@@ -136,7 +150,15 @@ class Record:
                 )
             )
         players = [PlayerEntry(s.name, s.kind) for s in game.seats]
-        return cls(game.seed, sets, players, game.max_rounds, game.strict, think_ms=think_ms)
+        return cls(
+            game.seed,
+            sets,
+            players,
+            game.max_rounds,
+            game.strict,
+            bot_options=dict(bot_options or {}),
+            bot_time_limit=bot_time_limit,
+        )
 
     @property
     def names(self) -> list[str]:
@@ -175,8 +197,10 @@ class Record:
             "seed": self.seed,
             "options": {"max_rounds": self.max_rounds, "strict": self.strict},
         }
-        if self.think_ms is not None:
-            body["options"]["think_ms"] = self.think_ms
+        if self.bot_options:
+            body["options"]["bot_options"] = dict(self.bot_options)
+        if self.bot_time_limit is not None:
+            body["options"]["bot_time_limit"] = self.bot_time_limit
         if self.result is not None:
             body["result"] = dict(self.result)
         body["sets"] = [
@@ -231,6 +255,8 @@ def _round_to_toml(entry: RoundEntry) -> dict:
     out = {"round": entry.round, "events": entry.events, "log": entry.log, "selections": selections}
     if entry.answers:
         out["answers"] = [dict(a) for a in entry.answers]
+    if entry.faults:
+        out["faults"] = [dict(f) for f in entry.faults]
     return out
 
 
@@ -314,7 +340,7 @@ def parse(data: dict) -> Record:
     spoiler_game = r.get("spoiler_game", str)
     seed = r.get("seed", int)
     options = _Reader(r.get("options", dict), "options.")
-    options.only("max_rounds", "strict", "think_ms")
+    options.only("max_rounds", "strict", "think_ms", "bot_options", "bot_time_limit")
     max_rounds = options.get("max_rounds", int)
     if not 1 <= max_rounds <= MAX_ROUNDS:
         raise RecordError(
@@ -329,6 +355,19 @@ def parse(data: dict) -> Record:
             f"options.think_ms: {_show(think_ms)} is not a thinking time "
             f"(more than 0, at most {MAX_THINK_MS} ms)"
         )
+    bot_options = _bot_options(options)
+    if think_ms is not None:  # an older record's --think: the option think, as now
+        from spoiler.agents.options import number
+
+        bot_options.setdefault("think", number(think_ms))
+    bot_time_limit = options.data.get("bot_time_limit")
+    if bot_time_limit is not None:
+        from spoiler.agents.options import OptionError, time_limit
+
+        try:
+            bot_time_limit = time_limit(bot_time_limit, "options.bot_time_limit")
+        except OptionError as exc:
+            raise RecordError(str(exc)) from None
 
     sets = []
     for i, item in enumerate(r.get("sets", list), 1):
@@ -394,8 +433,19 @@ def parse(data: dict) -> Record:
         spoiler_game,
         signed,
         match,
-        think_ms,
+        bot_options,
+        bot_time_limit,
     )
+
+
+def _bot_options(options: _Reader) -> dict[str, str]:
+    from spoiler.agents.options import OptionError, checked
+
+    given = options.get("bot_options", dict, {})
+    try:
+        return checked(given, "options.bot_options")
+    except OptionError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def _parse_match(item, players: int, seed: int) -> Match:
@@ -483,7 +533,7 @@ def _seat(value, where: str, players: int) -> int:
 def _parse_round(item, number: int, players: int, game: str = "") -> RoundEntry:
     where = f"{game}round {number}"
     r = _Reader(item, f"{where}: ", dict)
-    r.only("round", "events", "log", "selections", "answers")
+    r.only("round", "events", "log", "selections", "answers", "faults")
     if r.get("round", int) != number:
         raise RecordError(
             f"{where}: numbered {_show(item['round'])}, but rounds must be numbered 1, 2, 3 … in order"
@@ -515,8 +565,17 @@ def _parse_round(item, number: int, players: int, game: str = "") -> RoundEntry:
                 "answer": a.get("answer", str),
             }
         )
+    faults = []
+    for i, item in enumerate(r.get("faults", list, []), 1):
+        f = _Reader(item, f"{where}, fault {i}: ", dict)
+        f.only("seat", "fault")
+        seat = _seat(f.get("seat", int), f"{where}, fault {i}: seat", players)
+        text = f.get("fault", str)
+        if len(text) > MAX_FAULT or "\n" in text:
+            raise RecordError(f"{where}, fault {i}: fault: not one line of at most {MAX_FAULT}")
+        faults.append({"seat": seat, "fault": text})
     events = r.get("events", int)
-    return RoundEntry(number, selections, answers, events, r.get("log", str))
+    return RoundEntry(number, selections, answers, events, r.get("log", str), faults)
 
 
 def _parse_result(item, players: int, rounds: int, prefix: str = "") -> dict:
@@ -598,10 +657,19 @@ class RecordedAgent:
     """
 
     def __init__(
-        self, name: str, decisions: list[dict], seat: int, live=None, shadow: bool = False
+        self,
+        name: str,
+        decisions: list[dict],
+        seat: int,
+        live=None,
+        shadow: bool = False,
+        faults: list | None = None,
     ):
-        """``decisions``: the rounds' decisions in the shape of ``Game.decisions``."""
+        """``decisions``: the rounds' decisions in the shape of ``Game.decisions``;
+        ``faults``: the seat's recorded faults (``spoiler.agents.Fault``), told again by a
+        screen that replays the game."""
         self.name = name
+        self.recorded_faults = list(faults or [])
         self.recorded = len(decisions)
         self.selections = {
             r["round"]: Selection(s["card"], tuple(s["targets"]), s["info"])
@@ -616,6 +684,11 @@ class RecordedAgent:
         self.shadow = shadow and live is not None
         #: A live bot that searches is handed the searcher even while it shadows the record.
         self.searches = getattr(live, "searches", False)
+
+    @property
+    def faults(self) -> list:
+        """The recorded faults, then the live bot's (``spoiler.agents.Fault``)."""
+        return self.recorded_faults + list(getattr(self.live, "faults", None) or [])
 
     def _past_the_record(self, view) -> bool:
         if view.round <= self.recorded:
@@ -661,16 +734,25 @@ class RecordedAgent:
 def build_game(record: Record, registry, live: list | None = None) -> Game:
     """A new game with the record's seed, sets, players and options, whose agents play the
     recorded decisions (then hand over to ``live[seat]``, when given)."""
+    from spoiler.agents import Fault
+
     sets = check_installed(record, registry)
     seats = []
     for seat, player in enumerate(record.players):
         then = live[seat] if live is not None else None
+        faults = [
+            Fault(r.round, seat, f["fault"])
+            for r in record.rounds
+            for f in r.faults
+            if f["seat"] == seat
+        ]
         agent = RecordedAgent(
             player.name,
             [r.decisions for r in record.rounds],
             seat,
             then,
             shadow=player.kind != HUMAN,
+            faults=faults,
         )
         seats.append(Seat(player.name, agent, player.kind))
     try:
@@ -699,13 +781,19 @@ class Recorder:
         self.record = record
         self.path = path
         self.digest = LogDigest()
+        self._faults: dict[int, int] = {}  # faults taken from each seat's agent
 
     def round_played(self, game: Game) -> str | None:
         record, number = self.record, game.round
         log = game.state.log
         digest = self.digest.update(log)
         made = game.decisions[number - 1]
-        if number <= len(record.rounds):
+        from spoiler.agents import new_faults
+
+        faults = [
+            {"seat": f.seat, "fault": f.text[:MAX_FAULT]} for f in new_faults(game, self._faults)
+        ]
+        if number <= len(record.rounds):  # (a recorded round played again keeps its faults)
             entry = record.rounds[number - 1]
             if _normal(made) != _normal(entry.decisions):
                 raise RecordError(
@@ -719,7 +807,7 @@ class Recorder:
                 return f"round {number}: the result differs from the record"
             return None
         record.rounds.append(
-            RoundEntry(number, made["selections"], made["answers"], len(log), digest)
+            RoundEntry(number, made["selections"], made["answers"], len(log), digest, faults)
         )
         if game.over:
             record.result = _result(game, digest)

@@ -68,11 +68,14 @@ def seat_players(
     seed: int,
     human: Callable[[bool], Any],
     options: dict | None = None,
+    time_limit: float | None = None,
 ):
     """The seats: humans first, each with the agent ``human(hot_seat)`` makes (``hot_seat``:
     several humans share one screen), then the bots, each seeded one-way from the game's seed
-    (``options``: bot options such as ``think_ms``); several kinds take the bots' seats in
-    turn. Raises ``spoiler.plugins.UnknownName`` for a bot kind that is not installed."""
+    and given ``options`` (``--bot-option``) and ``time_limit`` (``--bot-time-limit``; see
+    ``Registry.agent``); several kinds take the bots' seats in turn. Raises
+    ``spoiler.plugins.UnknownName`` for a bot kind that is not installed,
+    ``spoiler.agents.options.OptionError`` for options its factory refuses."""
     from spoiler.rules.game import Seat
 
     kinds = [bot_kind] if isinstance(bot_kind, str) else list(bot_kind)
@@ -80,7 +83,8 @@ def seat_players(
     seats = [Seat(name, human(hot_seat), "human") for name in humans]
     for i, name in enumerate(bot_names(humans, bots)):
         seat, kind = len(seats), kinds[i % len(kinds)]
-        seats.append(Seat(name, registry.agent(kind, seat, seed, options), kind))
+        bot = registry.agent(kind, seat, seed, options or None, time_limit=time_limit)
+        seats.append(Seat(name, bot, kind))
     return seats
 
 

@@ -7,9 +7,10 @@ derived from the plan's seed and the game's number, and summaries are put back i
 order, so every figure is the same whatever runs the batches and however many there are.
 Games are played in fast mode (``spoiler.fast``).
 
-A seat's kind may carry options of its own, written ``KIND@KEY=VALUE`` (``expert@think=800``:
-see ``variant``), and a plan may seat other kinds in every game (``Plan.seating``, which
-``spoiler ladder`` uses for its schedule).
+Every bot gets the plan's options (``--bot-option``, ``spoiler.agents.options``); a seat's
+kind may carry options of its own, written ``KIND@KEY=VALUE`` (``expert@think=800``: see
+``variant``), which win over the plan's. A plan may seat other kinds in every game
+(``Plan.seating``, which ``spoiler ladder`` uses for its schedule).
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ import functools
 import hashlib
 import math
 import re
+import shlex
 import statistics
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -40,17 +43,20 @@ class PlanError(ValueError):
 @dataclass(frozen=True)
 class Plan:
     """What to simulate. ``bots``: one kind per seat; ``sets``: set names (all usable when
-    None); ``think_ms``: thinking time of bots that search (unless a kind's own ``think``
-    option says otherwise). ``seating``, when given, seats other kinds game by game: game
-    *n* seats ``seating[n % len(seating)]`` (one kind per seat) instead of ``bots``."""
+    None); ``bot_options``: (key, value) pairs every bot is given (``--bot-option``; a
+    kind's own ``@KEY=VALUE`` wins); ``bot_time_limit``: seconds a program bot may take
+    over a decision (None: the default). ``seating``, when given, seats other kinds game by
+    game: game *n* seats ``seating[n % len(seating)]`` (one kind per seat) instead of
+    ``bots``."""
 
     games: int
     bots: tuple[str, ...]
     sets: tuple[str, ...] | None = None
     seed: int = 0
     max_rounds: int = 100
-    think_ms: float | None = None
+    bot_options: tuple[tuple[str, str], ...] = ()
     seating: tuple[tuple[str, ...], ...] = ()
+    bot_time_limit: float | None = None
 
     @property
     def players(self) -> int:
@@ -70,29 +76,31 @@ class Plan:
 _VARIANT = re.compile(r"(?P<kind>.+?)(?P<options>(?:@[A-Za-z_][A-Za-z0-9_]*=[^@\s,]+)+)")
 
 
-def variant(label: str) -> tuple[str, dict]:
+def variant(label: str) -> tuple[str, dict[str, str]]:
     """A seat's kind as written, split into the bot kind and its own options:
-    ``expert@think=800`` is ``("expert", {"think_ms": 800.0})``. ``think`` is the thinking
-    time in ms (as ``--think``); any other ``KEY=VALUE`` reaches the bot's options as a
-    string. A kind without ``@KEY=VALUE`` has no options of its own. PlanError on a bad
-    thinking time."""
+    ``expert@think=800`` is ``("expert", {"think": "800"})``: each ``KEY=VALUE`` reaches the
+    bot's options as text, as ``--bot-option KEY=VALUE`` does (the bot reads the keys it
+    knows). A kind without ``@KEY=VALUE`` has no options of its own. PlanError on a value
+    that is too long."""
+    from spoiler.agents.options import OptionError, check
+
     match = _VARIANT.fullmatch(label)
     if match is None:
         return label, {}
-    options: dict = {}
+    options: dict[str, str] = {}
     for pair in match["options"][1:].split("@"):
         key, _, value = pair.partition("=")
-        if key == "think":
-            try:
-                think = float(value)
-            except ValueError:
-                think = math.nan
-            if not (think > 0 and math.isfinite(think)):
-                raise PlanError(f"{label}: think={value} is not a thinking time (more than 0 ms)")
-            options["think_ms"] = think
-        else:
-            options[key] = value
+        try:
+            check(key, value, label)
+        except OptionError as exc:
+            raise PlanError(str(exc)) from None
+        options[key] = value
     return match["kind"], options
+
+
+def options_of(plan: Plan, label: str) -> dict[str, str]:
+    """The options a seat of kind ``label`` is given: the plan's, then the kind's own."""
+    return {**dict(plan.bot_options), **variant(label)[1]}
 
 
 def game_seed(seed: int, number: int) -> int:
@@ -176,7 +184,7 @@ def deciding_causes(kind: str, winners: list[int], deciding: dict) -> list[str |
 
 def play_batch(plan: Plan, numbers: range) -> list[dict]:
     """Play games ``numbers`` of the plan; one summary each (plain data, small to send)."""
-    from spoiler.agents import close_agents
+    from spoiler.agents import close_agents, new_faults
     from spoiler.rules.game import Seat
 
     FastGame = _tally_game()
@@ -184,16 +192,17 @@ def play_batch(plan: Plan, numbers: range) -> list[dict]:
     registry = _registry()
     sets = registry.card_sets(list(plan.sets) if plan.sets is not None else None)
     hooks = registry.game_hooks([s.name for s in sets])
-    common = {"think_ms": plan.think_ms} if plan.think_ms is not None else {}
-    kinds = {label: variant(label) for label in plan.kinds()}
+    kinds = {label: (variant(label)[0], options_of(plan, label)) for label in plan.kinds()}
     out = []
     for number in numbers:
         seed = game_seed(plan.seed, number)
         labels = plan.seats(number)
         agents = []
         for i, label in enumerate(labels):
-            kind, own = kinds[label]
-            agents.append(registry.agent(kind, i, seed, {**common, **own} or None))
+            kind, options = kinds[label]
+            agents.append(
+                registry.agent(kind, i, seed, options or None, time_limit=plan.bot_time_limit)
+            )
         timed = [Timed(a) if getattr(a, "searches", False) else a for a in agents]
         seats = [
             Seat(f"P{i + 1}", a, k) for i, (a, k) in enumerate(zip(timed, labels, strict=True))
@@ -209,6 +218,8 @@ def play_batch(plan: Plan, numbers: range) -> list[dict]:
                 close_agents(game)
         finally:
             del _DECIDING[id(game)]
+            for fault in new_faults(game, {}):  # no screen here: one line each on stderr
+                sys.stderr.write(f"spoiler: game {number}, seat {fault.seat + 1}: {fault.text}\n")
         thinking: dict[str, list[float]] = {}
         for label, agent in zip(labels, timed, strict=True):
             if isinstance(agent, Timed):
@@ -267,6 +278,7 @@ class Timed:
 # ==============================================================================================
 def check(plan: Plan) -> dict:
     """Refuse a plan this installation cannot play (PlanError); return ``installed()``."""
+    from spoiler.agents.options import OptionError, time_limit
     from spoiler.plugins import UnknownName
     from spoiler.rules.game import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS
 
@@ -278,16 +290,18 @@ def check(plan: Plan) -> dict:
         )
     if plan.max_rounds < 1:
         raise PlanError(f"--max-rounds must be at least 1, not {plan.max_rounds}")
-    if plan.think_ms is not None and not plan.think_ms > 0:
-        raise PlanError(f"--think must be more than 0 milliseconds, not {plan.think_ms:g}")
+    try:
+        time_limit(plan.bot_time_limit)
+    except OptionError as exc:
+        raise PlanError(str(exc)) from None
     if any(len(row) != plan.players for row in plan.seating):
         raise PlanError("every game of a seating must seat as many players as the first")
     registry = _registry()
     try:
         sets = registry.card_sets(list(plan.sets) if plan.sets is not None else None)
         for label in plan.kinds():
-            registry.check_kind(variant(label)[0])
-    except UnknownName as exc:
+            registry.check_kind(variant(label)[0], options_of(plan, label) or None)
+    except (UnknownName, OptionError) as exc:
         raise PlanError(str(exc)) from None
     if not sets:
         raise PlanError("no card set is installed (see `spoiler plugins`)")
@@ -399,7 +413,8 @@ def report(plan: Plan, games: list[dict], set_names: list[str], alone: dict | No
         "seed": plan.seed,
         "bots": list(plan.bots),
         "max_rounds": plan.max_rounds,
-        "think_ms": plan.think_ms,
+        "bot_options": dict(plan.bot_options),
+        "bot_time_limit": plan.bot_time_limit,
         "win_rate_by_kind": {k: _share(wins_of[k], n * seats_of[k]) for k in sorted(seats_of)},
         "win_rate_by_kind_95": {k: interval(wins_of[k], n * seats_of[k]) for k in sorted(seats_of)},
         "win_rate_by_start": {str(p): _share(wins_at[p], n) for p in range(1, plan.players + 1)},
@@ -540,8 +555,9 @@ def command(plan: Plan) -> str:
     parts.append(f"--seed {plan.seed}")
     if plan.max_rounds != 100:
         parts.append(f"--max-rounds {plan.max_rounds}")
-    if plan.think_ms is not None:
-        parts.append(f"--think {plan.think_ms:g}")
+    parts += [f"--bot-option {shlex.quote(f'{key}={value}')}" for key, value in plan.bot_options]
+    if plan.bot_time_limit is not None:
+        parts.append(f"--bot-time-limit {plan.bot_time_limit:g}")
     return " ".join(parts)
 
 

@@ -1,0 +1,104 @@
+"""Bot options: ``--bot-option KEY=VALUE`` on the command line, the ``options`` a bot factory
+is given (``spoiler_register_agents``), kept in a game's record.
+
+The core passes options through without knowing any of them: a key is a name, a value is
+text, and each bot reads the keys it knows (the expert reads ``think``, its thinking time in
+milliseconds) and ignores the others, so that one ``--bot-option`` can reach bots of several
+kinds. A factory that refuses a value raises ``OptionError`` with one line saying why. A
+program bot (``exec:``) gets them as they are, in its ``hello``.
+
+``--think MS`` is a shorthand for ``--bot-option think=MS``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+
+#: What a key may be: a name (letters, digits and ``_``, not starting with a digit), as in
+#: ``KIND@KEY=VALUE``.
+KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}")
+#: The most options a game may carry, and the longest value: a record stays small.
+MAX_OPTIONS = 32
+MAX_VALUE = 200
+#: The longest a program bot may take over one decision (``--bot-time-limit``), in seconds.
+MAX_TIME_LIMIT = 3600.0
+
+
+class OptionError(ValueError):
+    """A bot option that is malformed, or that a bot refuses; the message is one line."""
+
+
+def parse_pair(text: str, where: str = "--bot-option") -> tuple[str, str]:
+    """``"think=800"`` as ``("think", "800")``; OptionError names what is wrong."""
+    key, sep, value = text.partition("=")
+    if not sep:
+        raise OptionError(f"{where} {text!r}: expected KEY=VALUE (e.g. think=800)")
+    check(key, value, where)
+    return key, value
+
+
+def check(key: object, value: object, where: str = "--bot-option") -> None:
+    """Refuse (OptionError) a key that is not a name or a value that is not a short line of
+    text."""
+    if not isinstance(key, str) or not KEY.fullmatch(key):
+        raise OptionError(
+            f"{where}: {key!r} is not an option name (letters, digits and _, "
+            "at most 40, not starting with a digit)"
+        )
+    if not isinstance(value, str):
+        raise OptionError(f"{where} {key}: the value must be text, not {value!r}")
+    if len(value) > MAX_VALUE or any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise OptionError(
+            f"{where} {key}: the value must be one line of at most {MAX_VALUE} characters"
+        )
+
+
+def parse(pairs: Iterable[str], think: float | None = None) -> dict[str, str]:
+    """The options of ``--bot-option`` pairs (a key given twice: the last wins), with
+    ``--think MS`` as ``think=MS`` (a ``--bot-option think=`` given as well wins)."""
+    options: dict[str, str] = {}
+    if think is not None:
+        if not (think > 0 and math.isfinite(think)):  # the bots check the rest (the expert's most)
+            raise OptionError(f"--think must be more than 0 milliseconds, not {think:g}")
+        options["think"] = number(think)
+    for text in pairs:
+        key, value = parse_pair(text)
+        options[key] = value
+    if len(options) > MAX_OPTIONS:
+        raise OptionError(f"--bot-option: at most {MAX_OPTIONS} options, not {len(options)}")
+    return options
+
+
+def checked(options: Mapping, where: str) -> dict[str, str]:
+    """Options read from elsewhere (a record), each checked as the command line's are."""
+    if len(options) > MAX_OPTIONS:
+        raise OptionError(f"{where}: at most {MAX_OPTIONS} options, not {len(options)}")
+    for key, value in options.items():
+        check(key, value, where)
+    return dict(options)
+
+
+def number(value: float) -> str:
+    """A number as an option's text: ``800.0`` as ``"800"``, ``0.5`` as ``"0.5"``."""
+    if math.isfinite(value) and float(value).is_integer():
+        return str(int(value))
+    return repr(float(value))
+
+
+def time_limit(value: float | None, where: str = "--bot-time-limit") -> float | None:
+    """A program bot's time limit per decision, in seconds: more than 0, at most an hour."""
+    if value is None:
+        return None
+    if type(value) not in (int, float) or not (0 < value <= MAX_TIME_LIMIT):
+        raise OptionError(
+            f"{where}: {value!r} is not a time limit (more than 0, at most "
+            f"{MAX_TIME_LIMIT:g} seconds)"
+        )
+    return float(value)
+
+
+def describe(options: Mapping[str, str]) -> str:
+    """``think=800 depth=3``: options as the command line gives them."""
+    return " ".join(f"{key}={value}" for key, value in options.items())
