@@ -352,3 +352,33 @@ def test_a_command_plugin_installed_with_pip_is_listed_and_runs(tmp_path):
     assert rows["spoiler tournament"]["status"] == "ok"
     left_out = spoiler("tournament", SPOILER_PLUGINS="")
     assert left_out.returncode == 2 and "No such command 'tournament'" in left_out.stderr
+
+
+def test_an_error_no_handler_expects_is_reported_as_itself():
+    """With Typer 0.28, click's ``Abort`` and ``Exit`` live in ``typer`` and not beside the
+    other exceptions: looking for them there turned every unexpected error (the TypeError of
+    "Play again?" after ``--record``, issue 20) into an AttributeError of the error handling."""
+    done = subprocess.run(
+        [sys.executable, "-c", FAILING_PROBE], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert "ZeroDivisionError" in done.stderr and "AttributeError" not in done.stderr
+
+
+#: `spoiler divide`, a command that fails with an error nobody expects.
+FAILING_PROBE = """
+import sys, typer
+from spoiler.commands import discovery
+from spoiler.testing import FakeEntryPoint
+
+divide = typer.Typer()
+
+@divide.command()
+def run():
+    1 / 0
+
+discovery.installed = lambda group: [FakeEntryPoint("divide", divide)]
+sys.argv = ["spoiler", "divide"]
+from spoiler.cli import main
+main()
+"""

@@ -17,7 +17,7 @@ TARGET = r"Target\? \[([\d, ]+)\]"
 NUMBER_RANGE = r"\? \[(\d+)-(\d+)\]"
 NUMBERED = r"\? \[1-(\d+)\]"
 LISTED = r"\? \[(\d+)(?:, \d+)+\]"  # options that are numbers, typed as themselves
-SAVE = r"to resume later\? \[Y/n\]"
+SAVE = r"to resume later\? \[y/N\]"
 WATCH = r"Watch the rest\? \[Y/n\]"
 AGAIN = r"Play again\? s: same seed \(the same deal\), n: new seed, Enter: leave"
 
@@ -90,3 +90,66 @@ def test_ctrl_c_at_a_prompt_stops_the_game_cleanly_with_exit_code_130(tmp_path):
     assert child.exitstatus == 130
     assert "Traceback" not in child.before
     assert list(tmp_path.iterdir()) == []
+
+
+def play_to_the_end(child) -> str:
+    """Answer every prompt as a person would until "Play again?"; return the screen."""
+    card_tries = 1
+    for _ in range(200):
+        which = child.expect([CARD, TARGET, NUMBER_RANGE, NUMBERED, LISTED, WATCH, AGAIN])
+        if which == 6:
+            return child.before
+        if which == 0:
+            card_tries = card_tries + 1 if "cannot be played now" in child.before else 1
+            child.sendline(str(card_tries))
+        elif which == 1:
+            child.sendline(child.match.group(1).split(",")[0].strip())
+        elif which in (2, 4):
+            child.sendline(child.match.group(1))
+        else:
+            child.sendline("" if which == 5 else "1")
+    raise AssertionError("the game keeps asking")
+
+
+def test_play_again_with_record_saves_the_next_game_beside_the_first(tmp_path):
+    """Issue 20: "Play again?" after a game played with `--record` ended in a TypeError. The
+    next game is recorded too, in a numbered file beside the first."""
+    child = spawn(
+        "play", "--seed", "5", "--sets", "base", "--max-rounds", "2", "--record", "game.toml",
+        cwd=tmp_path,
+    )  # fmt: skip
+    play_to_the_end(child)
+    child.sendline("s")
+    child.expect(CARD)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in child.before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game-2.toml", "game.toml"]
+
+
+PAGER_PROBE = (
+    "import os, sys; sys.stdin.read(); "
+    "open('less.txt', 'w').write(os.environ.get('LESS', '(unset)'))"
+)
+
+
+@pytest.mark.parametrize("less, seen", [(None, "-R"), ("-X", "-X")], ids=["unset", "the reader's"])
+def test_the_rules_page_through_less_with_colours_shown(tmp_path, less, seen):
+    """Issue 20: on Python 3.11 and 3.12, `spoiler rules` (and `log`) showed raw escape codes
+    in less. The pager is run with LESS=-R, unless the reader set LESS themselves."""
+    env = {"PAGER": f'{sys.executable} -c "{PAGER_PROBE}"'}
+    if less is not None:
+        env["LESS"] = less
+    child = pexpect.spawn(
+        sys.executable,
+        ["-c", "from spoiler.cli import main; main()", "rules"],
+        cwd=str(tmp_path),
+        env={**{k: v for k, v in os.environ.items() if k != "LESS"}, **env, "TERM": "xterm"},
+        encoding="utf-8",
+        timeout=20,
+    )
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert (tmp_path / "less.txt").read_text() == seen

@@ -117,6 +117,13 @@ def test_every_way_a_game_ends_is_told(result, winners, sentence):
     assert say(event) == sentence
 
 
+def test_the_reader_who_won_is_told_you_win_as_the_engine_reports_it():
+    """Issue 20: "you wins!". The engine reports winners as a tuple."""
+    event = Event(5, "game_over", None, None, {"result": "win", "winners": (1,)})
+    assert say(event, 1) == "Game over: you win!"
+    assert say(event, 0) == "Game over: Bix wins!"
+
+
 def test_a_plugin_event_with_a_message_is_told_by_its_message():
     """Plugins may add event kinds; one carrying a message is told as that message."""
     event = Event(4, "chrono_tick", 0, "talk:shield", {"message": "the clock ticks"})

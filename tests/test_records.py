@@ -354,16 +354,30 @@ def test_a_human_game_stopped_mid_game_is_resumed_and_replayed_to_the_same_end(t
     assert cli("replay", "--verify", path).exit_code == 0
 
 
-def test_a_stopped_game_is_saved_without_asking_when_input_is_closed(tmp_path, monkeypatch):
-    """Issue 5: "end of input during play offers to save when no --record was given (and
-    saves without asking when input is closed)"."""
+def test_a_stopped_game_is_not_saved_when_input_is_closed(tmp_path, monkeypatch):
+    """Issue 20 (replacing issue 5's "saves without asking when input is closed"): "the save
+    prompt saves only on an explicit yes, and end of input means no", so a piped game leaves
+    no file behind."""
     monkeypatch.chdir(tmp_path)
     result = cli("play", "--players", "Ann", "--bots", 2, "--seed", 1, input="1\n" * 4)
     assert result.exit_code == 130
-    assert "Saved to spoiler-1.toml; continue with: spoiler resume spoiler-1.toml" in result.stdout
-    assert not records.load(tmp_path / "spoiler-1.toml").over
-    again = cli("play", "--players", "Ann", "--bots", 2, "--seed", 1, input="1\n" * 4)
-    assert "Saved to spoiler-1-2.toml" in again.stdout  # never over another file
+    assert "to resume later?" in result.stdout and "[y/N]" in result.stdout
+    assert "Not saved." in result.stdout
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_stopped_game_is_saved_on_an_explicit_yes(tmp_path, monkeypatch, registry):
+    monkeypatch.chdir(tmp_path)
+    game = bots_game(registry, seed=2)
+    recorder = records.Recorder(records.Record.of(game, registry))
+    game.play_round()
+    recorder.round_played(game)
+    for answer in ("y", "yes"):
+        out = io.StringIO()
+        save_stopped(recorder, Screen(Console(file=out), stdin=io.StringIO(answer + "\n")))
+    assert "Saved to spoiler-2-2.toml" in out.getvalue()  # never over another file
+    assert sorted(os.listdir(tmp_path)) == ["spoiler-2-2.toml", "spoiler-2.toml"]
+    assert not records.load(tmp_path / "spoiler-2.toml").over
 
 
 def test_a_stopped_game_is_not_saved_when_the_player_says_no(tmp_path, monkeypatch, registry):
@@ -824,9 +838,9 @@ def test_quit_with_ctrl_c_save_resume_finish_and_replay_in_a_terminal(tmp_path):
     child.sendintr()
     child.expect(
         r"Save the game \(the 1 whole round played\) to spoiler-12\.toml, to resume later\? "
-        r"\[Y/n\]"
+        r"\[y/N\]"
     )
-    child.sendline("")
+    child.sendline("y")
     child.expect(r"Saved to spoiler-12\.toml; continue with: spoiler resume spoiler-12\.toml")
     child.expect(EOF)
     child.close()

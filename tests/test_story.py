@@ -211,3 +211,25 @@ def test_an_at_end_of_round_part_that_changes_nothing_says_why_with_its_plays_ch
         in text
     )
     assert text.count("Nothing happens") == 1  # playing it mid-round is not idle
+
+
+def test_an_idle_part_says_nothing_happens_though_an_effect_ends_that_round():
+    """Issue 20: "Nothing happens" was left out whenever an ongoing effect ended in the same
+    round (Shield's, here, as the table is cleared), as if the card had worked."""
+    game = table(
+        [base], [["Prophecy"], ["Supply"], ["Shield"]], deck=DECK, names=NAMES, priority=[0, 1, 2]
+    )
+    play_round(game, {0: ("Prophecy", 1, "Crown"), 1: "Supply", 2: "Shield"})
+    text = told(game, reader=0)
+    assert "Nothing happens: Bix's card this round is not Crown." in text
+    assert "Cog's Shield has ended." in text
+
+
+def test_the_last_rounds_priority_shift_announces_no_next_round():
+    """Issue 20: "Priorities shift; next round: ..." was printed just before "Game over"."""
+    game = table([base], [["Jewel", "Jewel"], ["Supply"], ["Supply"]], deck=DECK, names=NAMES)
+    play_round(game, {0: "Jewel", 1: "Supply", 2: "Supply"})
+    assert game.over
+    text = told(game)
+    assert "Game over: Ann wins!" in text
+    assert "Priorities shift" not in text

@@ -16,15 +16,17 @@ BROKEN_PIPE = 141
 
 
 def _caught(name: str) -> tuple:
-    """click's exception ``name`` (``UsageError``, ``ClickException``) as the running Typer
-    raises it, and click's own too once a command plugin written with click itself has
-    imported it. Typer 0.26 and later carry their own copy of click, earlier ones use click;
-    either way the public ``typer.BadParameter`` is that click's BadParameter, whose bases
-    are its UsageError and ClickException (so nothing private of Typer is imported)."""
+    """click's exception ``name`` (``UsageError``, ``ClickException``, ``Abort``, ``Exit``)
+    as the running Typer raises it, and click's own too once a command plugin written with
+    click itself has imported it. Typer 0.26 and later carry their own copy of click, earlier
+    ones use click; either way the public ``typer.BadParameter`` is that click's
+    BadParameter, whose bases are its UsageError and ClickException, and Typer 0.28 keeps
+    ``Abort`` and ``Exit`` in ``typer`` itself (so nothing private of Typer is imported)."""
     found = [c for c in typer.BadParameter.__mro__ if c.__name__ == name]
-    click = sys.modules.get("click")
-    if click is not None and getattr(click, name, None) not in (None, *found):
-        found.append(getattr(click, name))
+    for module in (typer, sys.modules.get("click")):
+        exception = getattr(module, name, None)
+        if isinstance(exception, type) and exception not in found:
+            found.append(exception)
     return tuple(found)
 
 
@@ -98,7 +100,7 @@ class SpoilerGroup(TyperGroup):
         except _caught("ClickException") as exc:
             exc.show()
             sys.exit(exc.exit_code)
-        except (typer.Abort, *_caught("Abort")):
+        except _caught("Abort"):
             typer.echo(err=True)
             sys.exit(130)
         except (typer.Exit, *_caught("Exit")) as exc:  # a click command's own ctx.exit()

@@ -67,7 +67,9 @@ def rules(
         text = rules_text() + (f"\n# Rules the installed sets add\n\n{added}" if added else "")
     out = console()
     if out.is_terminal:
-        with out.pager(styles=True):
+        from spoiler.console.paging import paged
+
+        with paged(out):
             out.print(Markdown(text))
     else:
         out.print(Markdown(text))

@@ -279,7 +279,7 @@ def play(
         if again == "new":
             chosen_seed = new_seed()
         if record is not None:
-            record = recording.free_name(record.with_suffix(""), record.suffix)
+            record = recording.free_name(str(record.with_suffix("")), record.suffix)
             force = False
 
 

@@ -118,8 +118,9 @@ def _watch_or_skip(screen) -> None:
 
 def save_stopped(recorder, screen, ask: bool = True) -> None:
     """A game stopped by end of input, Ctrl-C, SIGTERM or SIGHUP: say where its record is, or
-    offer to save it (and save without asking when input is closed or ``ask`` is False: when
-    the terminal is gone, nobody is left to answer)."""
+    offer to save it. Only an explicit yes saves: Enter and end of input decline (a piped game
+    leaves no file behind). ``ask`` is False when the terminal is gone (SIGTERM, SIGHUP): the
+    player never had the chance to answer, so the game is saved without asking."""
     from rich.console import Console
 
     from spoiler.session import recordfile
@@ -138,19 +139,19 @@ def save_stopped(recorder, screen, ask: bool = True) -> None:
         return
     seed = record.match.seed if record.match is not None else record.seed
     path = free_name(f"spoiler-{seed}", ".toml")
-    answer = ""  # nobody left to ask: keep the game rather than lose it
     if ask:
         try:
             answer = screen.read(
-                f"Save the game ({whole_rounds(rounds)}) to {path}, to resume later? [Y/n]"
+                f"Save the game ({whole_rounds(rounds)}) to {path}, to resume later? [y/N]"
             )
         except EOFError:
-            pass
+            answer = ""
         except KeyboardInterrupt:
             out.print()
             return
-    if answer.strip().lower() in ("n", "no"):
-        return
+        if answer.strip().lower() not in ("y", "yes"):
+            out.print("Not saved.", markup=False)
+            return
     try:
         with recordfile.RecordFile.create(path) as held:
             record.save(held)

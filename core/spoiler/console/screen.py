@@ -180,6 +180,8 @@ class Screen:
             if idle is not None:
                 why = self.story.why(idle, self.names, self.you())
                 self.console.print(Padding(Text(why, style="magenta"), (0, 0, 0, 2), expand=False))
+            if last_shift(log, self.told - 1):
+                continue
             self.say(event, self.reader)
             if event.kind == "round_started":  # a fault comes in its round, as it is chosen
                 self._tell_faults(event.round)
@@ -247,7 +249,9 @@ class Screen:
         """``log`` at a prompt: this game's events as the player saw them, paged."""
         lines = []
         names, you = self.names, view.seat
-        for event in view.events:
+        for i, event in enumerate(view.events):
+            if last_shift(view.events, i):
+                continue
             if event.kind == "round_started":
                 lines.append(Text(f"Round {event.round}", style="bold"))
             sentence = narrate(event, names, self.game.cards_by_id, you)
@@ -258,7 +262,9 @@ class Screen:
         """Lines through a pager on a terminal (``$PAGER``, else less), printed otherwise."""
         console = self.console
         if console.is_terminal:
-            with console.pager(styles=True):
+            from spoiler.console.paging import paged
+
+            with paged(console):
                 console.print(Text(title, style="bold"))
                 for line in lines:
                     console.print(line)
@@ -420,3 +426,11 @@ class Screen:
             self.console.control(CLEAR_SCROLLBACK)
         else:
             self.console.print("\n" * 3 + "~" * 20 + " (screen cleared) " + "~" * 20 + "\n")
+
+
+def last_shift(log: Sequence, i: int) -> bool:
+    """Is ``log[i]`` the priority shift of the game's last round? It announces a next round
+    that never comes (the game is over), so it is not told."""
+    return (
+        log[i].kind == "priorities_shifted" and i + 1 < len(log) and log[i + 1].kind == "game_over"
+    )

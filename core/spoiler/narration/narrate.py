@@ -164,7 +164,7 @@ def _prevented(t: Teller, event, what: str) -> str:
 def _result(t: Teller, event) -> str:
     kind, winners = event.data.get("result"), event.data.get("winners", [])
     if kind == "win":
-        verb = "win" if len(winners) > 1 or winners == [t.you] else "wins"
+        verb = "wins" if len(winners) == 1 and winners[0] != t.you else "win"
         return f"Game over: {t.players(winners)} {verb}!"
     if kind == "default":
         return f"Game over: {t.players(winners)} won by default, everyone else has lost."

@@ -23,7 +23,8 @@ from dataclasses import dataclass, replace
 
 #: Events that open a card's part.
 PARTS = frozenset({"played", "at_beginning", "at_end"})
-#: Events after which no part is resolving any more.
+#: Events after which no part is resolving any more (and an ongoing effect that expires as the
+#: table is cleared, which no part caused).
 CLOSERS = frozenset({"cleared", "round_started", "priorities_shifted", "game_over"})
 #: Events that change nothing by themselves (an answer, a secret choice made public).
 UNCHANGING = frozenset({"answered", "revealed"})
@@ -71,7 +72,11 @@ class Story:
         nothing (an idle part), else None."""
         kind = event.kind
         idle = None
-        if kind in PARTS or kind in CLOSERS:
+        if (
+            kind in PARTS
+            or kind in CLOSERS
+            or (kind == "ongoing_ended" and event.data.get("expired"))
+        ):
             idle = self._close()
         if kind == "replaced":  # the play resolves as another card: that card is told
             self._instead[(event.round, event.seat)] = event.data.get("instead")

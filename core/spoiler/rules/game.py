@@ -264,8 +264,8 @@ class Game(PlayEffects):
         for effect in list(st.ongoing):
             if effect.rounds is not None:
                 effect.rounds -= 1
-                if effect.rounds <= 0:
-                    self.end_ongoing(effect)
+                if effect.rounds <= 0:  # told apart from an effect a card ended (story.py)
+                    self._remove_ongoing(effect, {"name": effect.name, "expired": True})
         # A card stays on the table only while an effect keeping it lasts: one that ended
         # in its own round (rounds=1) lets its card go to the discard pile with the rest.
         keeping = {(o.owner, o.card) for o in st.ongoing if o.keeps_card}

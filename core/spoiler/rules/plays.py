@@ -97,6 +97,9 @@ class PlayEffects(Effects):
         )
 
     def end_ongoing(self, effect: Ongoing) -> None:
+        self._remove_ongoing(effect, {"name": effect.name})
+
+    def _remove_ongoing(self, effect: Ongoing, data: dict) -> None:
         st = self.state
         if effect not in st.ongoing:
             return
@@ -106,4 +109,4 @@ class PlayEffects(Effects):
         if effect.keeps_card and effect.card is not None and effect.card in st.in_play:
             st.in_play.remove(effect.card)
             st.discard.append(effect.card)
-        self._emit("ongoing_ended", seat_of(effect), effect, {"name": effect.name})
+        self._emit("ongoing_ended", seat_of(effect), effect, data)

@@ -114,8 +114,8 @@ def save_runaway(recorder) -> str:
     )
 
 
-def free_name(stem, suffix: str) -> Path:
-    """``stem + suffix`` in the current directory, numbered if that file exists."""
+def free_name(stem: str, suffix: str) -> Path:
+    """``stem + suffix`` (relative to the current directory), numbered if that file exists."""
     path, n = Path(stem + suffix), 2
     while os.path.lexists(path):
         path, n = Path(f"{stem}-{n}{suffix}"), n + 1
