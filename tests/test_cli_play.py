@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import shlex
 import subprocess
 import sys
 from importlib import metadata
@@ -121,8 +122,25 @@ def test_spectators_see_every_hand_and_every_draw():
 def test_the_seed_is_printed_when_not_given_and_replays_the_game():
     """`spoiler play` without --seed picks one and prints it, so the game can be replayed."""
     first = spoiler("--bots", 2, "--sets", "base", "--max-rounds", 3)
-    seed = re.search(r"Seed: (-?\d+) \(replay with --seed \1\)", first.stdout).group(1)
-    again = spoiler("--bots", 2, "--sets", "base", "--max-rounds", 3, "--seed", seed)
+    seed = re.search(r"Seed: (-?\d+)\. Play it again: spoiler play --seed \1 ", first.stdout)
+    again = spoiler("--bots", 2, "--sets", "base", "--max-rounds", 3, "--seed", seed.group(1))
+    assert again.stdout == first.stdout
+
+
+def test_the_command_told_at_the_end_plays_the_very_same_game_again():
+    """Issue 20: "Seed: N (replay with --seed N)" left out --sets and --bot, which give a
+    different game. The command told names every option that decides the game."""
+    first = spoiler(
+        "--players", "Ann", "--bots", 2, "--bot", "random", "--bot-option", "note=x",
+        "--sets", "base", "--max-rounds", 5, input=FUMBLING_PLAYER,
+    )  # fmt: skip
+    told = first.stdout.rstrip().splitlines()[-1]
+    command = re.fullmatch(r"Seed: -?\d+\. Play it again: spoiler play (.*)", told).group(1)
+    assert command.split()[2:] == [
+        "--sets", "base", "--players", "Ann", "--bots", "2", "--bot", "random",
+        "--bot-option", "note=x", "--max-rounds", "5",
+    ]  # fmt: skip
+    again = spoiler(*shlex.split(command), input=FUMBLING_PLAYER)
     assert again.stdout == first.stdout
 
 
@@ -134,7 +152,10 @@ def test_the_round_limit_ends_the_game_as_a_draw():
     assert result.exit_code == 0
     *_, last, seed = result.stdout.strip().splitlines()
     assert last == "Draw: the round limit of 1 was reached with no winner." or " won " in last
-    assert seed == "Seed: 1 (replay with --seed 1)."
+    assert seed == (
+        "Seed: 1. Play it again: spoiler play --seed 1 --sets base --bots 8 --bot random "
+        "--max-rounds 1"
+    )
 
 
 # -- a human against bots ------------------------------------------------------------------

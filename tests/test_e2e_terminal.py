@@ -71,7 +71,10 @@ def test_a_whole_game_in_a_terminal_played_as_a_person_would(tmp_path):
     *shown, last, seed, _ = screen.strip().splitlines()  # then the prompt to play again
     assert re.search(r"won|Draw|Everyone lost", last), last
     # The seed gives every hand away: it is told once, when the game is over.
-    assert seed.strip() == "Seed: 12 (replay with --seed 12)."
+    assert seed.strip() == (
+        "Seed: 12. Play it again: spoiler play --seed 12 --sets base --players You --bots 3 "
+        "--bot greedy --max-rounds 4"
+    )
     assert not any("Seed" in line or "seed 12" in line for line in shown)
     assert "Traceback" not in screen
 

@@ -44,7 +44,10 @@ def test_a_match_plays_games_until_someone_has_won_n_with_the_score_between(play
     assert "The match after 1 game, first to 2" in out
     assert "The match after 3 games, first to 2" in out
     assert out.rstrip().splitlines()[-2].endswith("won the match, with 2 wins.")
-    assert "Match seed: 3 (play it again with --seed 3 --match 2)." in out
+    assert (
+        "Match seed: 3. Play it again: spoiler play --seed 3 --sets base --bots 3 --bot greedy "
+        "--match 2" in out
+    )
 
 
 def test_the_whole_match_is_one_record_and_replays_with_verify(played):

@@ -13,6 +13,7 @@ import random
 import re
 import sys
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ from spoiler.cli.records import save_stopped
 from spoiler.cli.screen import Screen
 from spoiler.engine import Game, Seat
 from spoiler.installer import install_hint
+from spoiler.session.recording import play_command
 
 BUILTINS_ONLY = {"SPOILER_PLUGINS": ""}
 
@@ -236,7 +238,7 @@ def test_play_record_then_replay_ends_with_the_same_lines(tmp_path):
     tail = played.stdout.splitlines()[-20:]
     assert replayed.stdout.splitlines()[-20:] == tail
     assert "won" in tail[-2] or "lost" in tail[-2] or "Draw" in tail[-2]
-    assert tail[-1] == "Seed: 21 (replay with --seed 21)."
+    assert tail[-1].startswith("Seed: 21. Play it again: spoiler play --seed 21 --sets ")
 
 
 def test_replay_verify_says_the_record_matches(tmp_path, registry):
@@ -854,7 +856,10 @@ def test_quit_with_ctrl_c_save_resume_finish_and_replay_in_a_terminal(tmp_path):
     # The result, the seed (told now that the game is over), then "Saved to spoiler-12.toml."
     end, seed = (line.strip() for line in child.before.strip().splitlines()[-3:-1])
     assert re.search(r"won|Draw|Everyone lost", end), end
-    assert seed == "Seed: 12 (replay with --seed 12)."
+    assert seed == (
+        "Seed: 12. Play it again: spoiler play --seed 12 --sets base --players You --bots 3 "
+        "--bot greedy"
+    )
 
     child = terminal("replay", "spoiler-12.toml", cwd=tmp_path)
     child.expect(EOF)
@@ -862,3 +867,15 @@ def test_quit_with_ctrl_c_save_resume_finish_and_replay_in_a_terminal(tmp_path):
     assert child.exitstatus == 0
     assert [line.strip() for line in child.before.strip().splitlines()[-2:]] == [end, seed]
     assert "Traceback" not in child.before
+
+
+def test_a_table_play_cannot_seat_is_told_its_seed_alone(registry):
+    """A hosted game where a bot took a player's seat (a bot between humans): `spoiler play`
+    seats humans first, so no command of it plays that game again."""
+    game = bots_game(registry, seed=4, players=3)
+    record = records.Record.of(game, registry)
+    assert play_command(record, 4) == "spoiler play --seed 4 --sets base --bots 3 --bot random"
+    record.players = [
+        replace(p, kind="human") if s != 1 else p for s, p in enumerate(record.players)
+    ]
+    assert play_command(record, 4) is None

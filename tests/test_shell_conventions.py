@@ -203,5 +203,9 @@ def test_several_bot_kinds_take_the_bots_seats_in_turn(tmp_path):
     from spoiler.session import records
 
     assert [p.kind for p in records.load(record).players] == ["greedy", "random", "greedy"]
+    assert (
+        "Play it again: spoiler play --seed 4 --sets base --bots 3 --bot greedy --bot random"
+        in (result.stdout)
+    )
     again = runner.invoke(app, [*args, "--bot", "greedy,random"])
     assert again.stdout.splitlines()[0] == result.stdout.splitlines()[0]

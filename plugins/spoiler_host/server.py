@@ -567,6 +567,7 @@ class Host:
             f"The game begins: {', '.join(humans)}{bots}, "
             f"with {', '.join(s.name for s in game.sets)}."
         )
+        table.tell_rules()  # as a local game starts: the rules its sets add
         self._thread = threading.Thread(target=self._play, name="spoiler-game", daemon=True)
         self._thread.start()
 

@@ -140,6 +140,12 @@ class Table:
                 terminal.console.print(Text(message, style=style))
         self.tell_host(message)
 
+    def tell_rules(self) -> None:
+        """Every connected player's screen shows the rules the game's sets add."""
+        for seat in self.seats:
+            if seat.connected and seat.screen is not None:
+                seat.screen.set_rules()
+
     # -- connections (called on the server's loop) -----------------------------------------
     def connect(self, seat: HostedSeat, terminal: Terminal, *, first: bool = False) -> None:
         """A player takes (or takes back) their seat on this terminal."""

@@ -7,6 +7,7 @@ them: ``spoiler.session.seating`` decides who sits where (``table_of``) and make
 plays the game round by round on it (``run_game``), ``spoiler.session.recording`` records it.
 """
 
+from functools import partial
 from pathlib import Path
 
 import typer
@@ -246,6 +247,7 @@ def play(
         game = setup(game_seed(chosen_seed, 1))
         note_required(game)
         recorder = start(game, of_match=(match, chosen_seed))
+        screen.again = partial(recording.play_command, recorder.record)
         console.print(
             f"Spoiler {_describe_table(humans, n_bots, '/'.join(kinds))}, with "
             f"{', '.join(s.name for s in game.sets)}: a match, first to {match} "
@@ -262,6 +264,7 @@ def play(
         game = setup(chosen_seed)
         note_required(game)
         recorder = start(game)
+        screen.again = partial(recording.play_command, recorder.record)
         console.print(
             f"Spoiler {_describe_table(humans, n_bots, '/'.join(kinds))}, "
             f"with {', '.join(s.name for s in game.sets)}.",

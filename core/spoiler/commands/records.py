@@ -5,6 +5,7 @@ code 2, and is never written to. ``replay`` only reads; ``resume`` appends round
 record, one whole round at a time, always through a temporary file renamed over it.
 """
 
+from functools import partial
 from pathlib import Path
 
 import typer
@@ -15,7 +16,7 @@ from spoiler.commands.completion import complete_records
 from spoiler.commands.group import command_app, examples
 from spoiler.console.game import reader_of, run_game
 from spoiler.console.game import save_stopped as save_stopped  # API 1: spoiler.cli.records
-from spoiler.session.recording import reason
+from spoiler.session.recording import play_command, reason
 
 replay_app = command_app()
 resume_app = command_app()
@@ -113,6 +114,7 @@ def replay(
         return
     out = console()
     screen = Screen(out, reader_of([p.kind for p in record.players]), delay=delay)
+    screen.again = partial(play_command, record)
     out.print(f"Replaying {file}: {describe(record)}.", markup=False, soft_wrap=True)
     for number, game_record in enumerate(record.games(), 1):
         if record.match is not None:
@@ -331,6 +333,7 @@ def _resume_held(file: Path, record, registry, held) -> None:
 
     out = console()
     screen = Screen(out, reader_of([p.kind for p in record.players]))
+    screen.again = partial(play_command, record)
 
     def setup(seed: int):
         """The record's current game (whose seed is ``seed``), its players seated afresh."""

@@ -9,7 +9,7 @@ scrollback. Once every other human has lost, the player still in the game plays 
 handing the keyboard over (a lost human asked a question still gets it handed over).
 
 Every prompt also takes the in-game commands (``COMMANDS``): help, a card's text, the game so
-far, going back to the card prompt, and quitting.
+far, the rules the game's sets add, going back to the card prompt, and quitting.
 """
 
 from __future__ import annotations
@@ -31,13 +31,14 @@ COMMANDS = (
     ("?", "this help"),
     ("? NAME", "a card's text and rulings (any card of this game), e.g. ? Accuse"),
     ("log", "the game so far, as you saw it"),
+    ("rules", "the rules this game's sets add to Spoiler's own"),
     ("back", "choose your card again (when asked for a target or a name)"),
     ("q", "quit the game (you are offered to save it, to resume later)"),
 )
 HINT = "Type ? for help, ? NAME for a card, q to quit."
 #: Words that are a command whole at any prompt; a line starting with ``?`` or ``help`` is one
 #: too. A player's name must not be one (``is_command``), or naming them would run it.
-COMMAND_WORDS = frozenset({"log", "back", "q", "quit"})
+COMMAND_WORDS = frozenset({"log", "rules", "back", "q", "quit"})
 HELP_WORDS = ("?", "help")
 #: A whole number as the prompts take it: ASCII digits only (``²``, ``①`` or ``٣`` are
 #: refused like any other text), at most nine, with a minus sign for the negative.
@@ -225,6 +226,8 @@ class HumanAgent:
                 return answer
             elif answer.lower() == "log":
                 self.screen.show_log(self._view)
+            elif answer.strip().lower() == "rules":
+                self.screen.show_rules()
             elif answer.lower() in ("q", "quit"):
                 raise QuitGame
             elif answer.lower() == "back":

@@ -77,10 +77,18 @@ def play_match(game, recorder, screen, setup, run, stopped) -> None:
             stopped(game, recorder, game.seed)
         if tell_score(console, record) is not None:
             seed, wins = record.match.seed, record.match.wins
-            console.print(
-                f"Match seed: {seed} (play it again with --seed {seed} --match {wins}).",
-                markup=False,
-            )
+            again = screen.again(seed)
+            if again is None:
+                console.print(
+                    f"Match seed: {seed} (play it again with --seed {seed} --match {wins}).",
+                    markup=False,
+                )
+            else:
+                console.print(
+                    f"Match seed: {seed}. Play it again: {again} --match {wins}",
+                    markup=False,
+                    soft_wrap=True,
+                )
             return
         seed = game_seed(record.match.seed, number + 1)
         record.next_game(seed)

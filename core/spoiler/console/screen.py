@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -100,6 +100,9 @@ class Screen:
         self.quiet = False
         self._texts_shown: set[str] = set()
         self._noticed = 0
+        #: The command that plays this game again given its seed, told with the seed when the
+        #: game ends (``spoiler.session.recording.play_command``; None: only the seed is told).
+        self.again: Callable[[int], str | None] = lambda seed: None
 
     @property
     def stdin(self):
@@ -281,6 +284,16 @@ class Screen:
                     Text(f"{card_set.title} rules: ", style="bold").append(card_set.rules, style="")
                 )
 
+    def show_rules(self) -> None:
+        """``rules`` at a prompt: the rules the game's sets add, or that they add none."""
+        if any(getattr(card_set, "rules", "") for card_set in self.game.sets):
+            self.set_rules()
+        else:
+            self.console.print(
+                "The sets of this game add no rules of their own (Spoiler's own: spoiler rules).",
+                markup=False,
+            )
+
     # -- the table -------------------------------------------------------------------------
     def public_players(self) -> tuple[PlayerInfo, ...]:
         return self.game.table().players
@@ -400,7 +413,12 @@ class Screen:
         # the game's last word (the game_over event).
         over = next(e for e in reversed(self.events()) if e.kind == "game_over")
         seed = over.data["seed"]
-        console.print(f"Seed: {seed} (replay with --seed {seed}).", markup=False)
+        again = self.again(seed)
+        if again is None:
+            console.print(f"Seed: {seed} (replay with --seed {seed}).", markup=False)
+        else:
+            # One line however narrow the terminal, so that it can be copied as it is.
+            console.print(f"Seed: {seed}. Play it again: {again}", markup=False, soft_wrap=True)
 
     # -- input -----------------------------------------------------------------------------
     def read(self, prompt: str) -> str:
