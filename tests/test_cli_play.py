@@ -559,3 +559,20 @@ def test_q_at_a_question_mid_round_stops_the_game_like_end_of_input():
     with pytest.raises(QuitGame):
         play_round(game, {0: ("Tribute", 1)})
     assert "Tribute asks you: Give A which card?" in screen.getvalue()
+
+
+def test_a_misspelt_card_name_gets_the_closest_name_in_hand():
+    """Issue 20: "Misspelt card names get the closest name." (Seed 74 deals You Spoiler,
+    Purge and Assassin.)"""
+    result = spoiler("--seed", 74, "--sets", "base", input="Purj\n")
+    assert "or its name. Did you mean: Purge?" in " ".join(result.stdout.split())
+
+
+def test_tab_offers_the_answers_a_line_begins_and_card_names_after_a_question_mark():
+    from spoiler.console.lineedit import completions
+
+    answers, cards = ["Purge", "Assassin", "log", "rules"], ["Accuse", "Assassin", "Jewel"]
+    assert completions("a", answers, cards) == ["Assassin"]
+    assert completions("", answers, cards) == ["Assassin", "Purge", "log", "rules"]
+    assert completions("? a", answers, cards) == ["? Accuse", "? Assassin"]
+    assert completions("?j", answers, cards) == ["? Jewel"]

@@ -156,3 +156,45 @@ def test_the_rules_page_through_less_with_colours_shown(tmp_path, less, seen):
     child.close()
     assert child.exitstatus == 0
     assert (tmp_path / "less.txt").read_text() == seen
+
+
+# -- line editing (issue 20): seed 74 deals You Spoiler, Purge and Assassin -------------------
+PURGE_TARGET = r"Target\? \[2, 3, 4\]"
+
+
+def test_tab_completes_a_card_name_at_the_card_prompt(tmp_path):
+    child = spawn("play", "--seed", "74", "--sets", "base", cwd=tmp_path)
+    child.expect(CARD)
+    child.send("pu\t\r")  # completed to "Purge", which asks for a target
+    child.expect(PURGE_TARGET)
+    child.sendintr()
+    child.expect(SAVE)
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+
+
+def test_the_arrow_keys_edit_the_line_instead_of_becoming_part_of_the_answer(tmp_path):
+    """Typed: x, left arrow, Delete (the x is gone), 2. The answer is 2 (Purge)."""
+    child = spawn("play", "--seed", "74", "--sets", "base", cwd=tmp_path)
+    child.expect(CARD)
+    child.send("x\x1b[D\x1b[3~2\r")
+    child.expect(PURGE_TARGET)
+    assert "Please answer" not in child.before
+    child.sendintr()
+    child.expect(SAVE)
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+
+
+def test_what_is_typed_before_a_prompt_appears_is_not_taken_as_its_answer(tmp_path):
+    """Keys pressed while the game starts (or bots think) answered the next prompt before
+    the player had seen their hand; a "q" typed early would have ended the game."""
+    child = spawn("play", "--seed", "74", "--sets", "base", cwd=tmp_path)
+    child.send("q\r")  # long before the first prompt: the program is still starting
+    child.expect(CARD)
+    child.send("2\r")
+    child.expect(PURGE_TARGET)
+    child.sendintr()
+    child.expect(SAVE)
+    child.sendline("n")
+    child.expect(pexpect.EOF)

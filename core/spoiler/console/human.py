@@ -15,6 +15,7 @@ far, the rules the game's sets add, going back to the card prompt, and quitting.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from rich.columns import Columns
 from rich.table import Table
@@ -206,14 +207,16 @@ class HumanAgent:
         self.console.print(Text(message, style="yellow"))
 
     # -- the in-game commands ----------------------------------------------------------------
-    def _read(self, prompt: str) -> str:
-        """Read an answer to ``prompt``; the commands any prompt takes are done here, and the
-        prompt asked again."""
+    def _read(self, prompt: str, answers: Sequence[str] = ()) -> str:
+        """Read an answer to ``prompt`` (Tab completes ``answers`` and the commands where the
+        line can be edited); the commands any prompt takes are done here, and the prompt
+        asked again."""
         if not self._hinted:
             self._hinted = True
             self.console.print(Text(self.hint, style="dim"))
+        offered = [*answers, *COMMAND_WORDS - {"quit"}, "?"]
         while True:
-            answer = self.screen.read(prompt)
+            answer = self.screen.read(prompt, offered)
             word, _, rest = answer.partition(" ")
             word, rest = word.lower(), rest.strip()
             if word in HELP_WORDS and not rest:
@@ -270,7 +273,7 @@ class HumanAgent:
         if all(label.isdigit() for label in labels):
             # Options that are numbers are typed as themselves, never as a position.
             while True:
-                answer = self._read(f"{prompt} [{', '.join(labels)}]")
+                answer = self._read(f"{prompt} [{', '.join(labels)}]", labels)
                 if answer in labels:
                     return values[labels.index(answer)]
                 self._refused(f"Please answer with one of: {', '.join(labels)}.")
@@ -281,22 +284,24 @@ class HumanAgent:
             else Text("  " + "   ".join(str(i) for i in items))
         )
         while True:
-            answer = self._read(f"{prompt} [1-{len(values)}]")
+            answer = self._read(f"{prompt} [1-{len(values)}]", labels)
             chosen = _match(answer, labels)
             if chosen is not None:
                 return values[chosen]
             self._refused(
-                f"Please answer with a number from 1 to {len(values)}, or one of the names shown."
+                f"Please answer with a number from 1 to {len(values)}, or one of the names "
+                f"shown.{_closest(answer, labels)}"
             )
 
     def _choose_card(self, view: PlayerView):
         names = [card.name for card in view.hand]
         while True:
-            answer = self._read(f"Play which card? [1-{len(names)}]")
+            answer = self._read(f"Play which card? [1-{len(names)}]", names)
             chosen = _match(answer, names)
             if chosen is None:
                 self._refused(
                     f"Please answer with a card's number (1 to {len(names)}) or its name."
+                    f"{_closest(answer, names)}"
                 )
                 continue
             card = view.hand[chosen]
@@ -324,14 +329,14 @@ class HumanAgent:
                 Text("  " + "   ".join(f"{s + 1}) {view.name_of(s)}" for s in seats))
             )
             while True:
-                answer = self._read(f"Target? [{', '.join(str(s + 1) for s in seats)}]")
+                answer = self._read(f"Target? [{', '.join(str(s + 1) for s in seats)}]", labels)
                 seat = _match_seat(answer, seats, view)
                 if seat is not None:
                     chosen.append(seat)
                     break
                 self._refused(
                     f"Please answer with one of the numbers shown, or a player's name "
-                    f"({kind.description})."
+                    f"({kind.description}).{_closest(answer, labels)}"
                 )
         return tuple(chosen)
 
@@ -392,6 +397,13 @@ def in_effect(view: PlayerView, name: str, owner: int, rounds: int | None) -> st
 def _sentence(message: str) -> str:
     message = message[:1].upper() + message[1:]
     return message if message.endswith(".") else message + "."
+
+
+def _closest(answer: str, names: list[str]) -> str:
+    """' Did you mean: Accuse?' for a name typed almost right (never for a number)."""
+    from spoiler.console.cards import suggestion
+
+    return "" if not answer.strip() or number(answer) is not None else suggestion(answer, names)
 
 
 def _match(answer: str, labels: list[str]) -> int | None:

@@ -421,9 +421,24 @@ class Screen:
             console.print(f"Seed: {seed}. Play it again: {again}", markup=False, soft_wrap=True)
 
     # -- input -----------------------------------------------------------------------------
-    def read(self, prompt: str) -> str:
+    def read(self, prompt: str, answers: Sequence[str] = ()) -> str:
         """Ask and read one line. End of input raises EOFError (the game ends cleanly).
-        When stdin is not a terminal the answer is echoed, so the transcript reads well."""
+        When stdin is not a terminal the answer is echoed, so the transcript reads well. At
+        this process's own terminal, what was typed before the prompt is dropped, and the line
+        can be edited, Tab completing ``answers``, the commands and card names."""
+        from spoiler.console import lineedit
+
+        if self._stdin is None and lineedit.available(sys.stdin):
+            lineedit.discard_typeahead(sys.stdin)
+            with self.console.capture() as rendered:
+                self.console.print(Text(prompt + " ", style="bold"), end="")
+            game = getattr(self, "game", None)
+            cards = {c.name for c in game.cards_by_id.values()} if game is not None else ()
+            try:
+                return lineedit.read_line(rendered.get(), answers, cards).strip()
+            except EOFError:
+                self.console.print()  # Ctrl-D ends no line of its own
+                raise
         self.console.print(Text(prompt + " ", style="bold"), end="")
         self.console.file.flush()
         line = self.stdin.readline()
