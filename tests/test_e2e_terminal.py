@@ -19,7 +19,10 @@ NUMBERED = r"\? \[1-(\d+)\]"
 LISTED = r"\? \[(\d+)(?:, \d+)+\]"  # options that are numbers, typed as themselves
 SAVE = r"to resume later\? \[y/N\]"
 WATCH = r"Watch the rest\? \[Y/n\]"
-AGAIN = r"Play again\? s: same seed \(the same deal\), n: new seed, Enter: leave"
+AGAIN = (
+    r"Play again\? s: same seed \(the same deal\), n: new seed, r: reveal every hand, "
+    r"Enter: leave"
+)
 
 
 def spawn(*args: str, cwd: Path):
@@ -198,3 +201,18 @@ def test_what_is_typed_before_a_prompt_appears_is_not_taken_as_its_answer(tmp_pa
     child.expect(SAVE)
     child.sendline("n")
     child.expect(pexpect.EOF)
+
+
+def test_at_the_end_r_shows_the_game_again_with_every_hand_and_choice(tmp_path):
+    """Issue 20: "the end screen can show every hand and selection of the game, round by
+    round"; then the game still offers to play again."""
+    child = spawn("play", "--seed", "5", "--sets", "base", "--max-rounds", "2", cwd=tmp_path)
+    play_to_the_end(child)
+    child.sendline("r")
+    child.expect(r"(Ada|Bix|Cog) got (?!a hand)\w+")
+    child.expect(r"(Ada|Bix|Cog) selected (?!a card)\w+")
+    child.expect(AGAIN)
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

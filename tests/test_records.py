@@ -879,3 +879,34 @@ def test_a_table_play_cannot_seat_is_told_its_seed_alone(registry):
         replace(p, kind="human") if s != 1 else p for s, p in enumerate(record.players)
     ]
     assert play_command(record, 4) is None
+
+
+ANY_ANSWER = "".join(f"{n}\n" for n in range(1, 9)) * 300  # each prompt takes the first that fits
+
+
+def test_replay_reveal_shows_every_hand_and_choice_of_a_finished_game(tmp_path):
+    """Issue 20: "a post-game reveal: replay can show every hand and selection of the game,
+    round by round". Seed 74 deals You Spoiler, Purge and Assassin, and Bix Echo, Spoiler
+    and Assassin."""
+    path = tmp_path / "game.toml"
+    played = cli(
+        "play", "--seed", 74, "--sets", "base", "--max-rounds", 3, "--record", path,
+        input=ANY_ANSWER,
+    )  # fmt: skip
+    assert records.load(path).over, played.stdout
+    hidden, revealed = cli("replay", path).stdout, cli("replay", path, "--reveal").stdout
+    assert "Bix got Echo, Spoiler and Assassin." in revealed
+    assert "Bix got a hand of cards." in hidden and "Bix got Echo" not in hidden
+    assert "Bix selected Assassin on You." in revealed
+    assert "Bix selected a card." in hidden and "Bix selected Assassin" not in hidden
+
+
+def test_replay_reveal_refuses_a_game_that_can_still_be_resumed(tmp_path):
+    path = tmp_path / "game.toml"
+    cli("play", "--seed", 74, "--sets", "base", "--record", path, input="1\n")
+    result = cli("replay", path, "--reveal")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.strip() == (
+        f"Error: {path}: --reveal shows a finished game only, and this one is not over "
+        "(its hands stay secret while it can be resumed)"
+    )

@@ -276,7 +276,7 @@ def play(
             recording.stop_recording(recorder)
         if result is None:
             stopped(game, recorder, chosen_seed)
-        again = _play_again(screen) if humans else None
+        again = _play_again(screen, partial(_reveal, recorder.record, registry, screen))
         if again is None:
             return
         if again == "new":
@@ -300,15 +300,17 @@ def _kinds(values: list[str]) -> list[str]:
     return kinds
 
 
-def _play_again(screen) -> str | None:
-    """At the end of a game at a terminal: play again with the same seed, a new one, or
-    leave (None)."""
-    if not screen.stdin.isatty():
+def _play_again(screen, reveal) -> str | None:
+    """At the end of a game humans played at a terminal: play again with the same seed, a
+    new one, or leave (None); or first see the game again with every hand (``reveal()``)."""
+    if not screen.humans() or not screen.stdin.isatty():
         return None
     while True:
         try:
             answer = screen.read(
-                "Play again? s: same seed (the same deal), n: new seed, Enter: leave"
+                "Play again? s: same seed (the same deal), n: new seed, "
+                "r: reveal every hand, Enter: leave",
+                ["s", "n", "r"],
             ).lower()
         except (EOFError, KeyboardInterrupt):
             return None
@@ -318,7 +320,22 @@ def _play_again(screen) -> str | None:
             return "same"
         if answer in ("n", "new"):
             return "new"
-        screen.console.print("Please answer s, n, or press Enter to leave.", markup=False)
+        if answer in ("r", "reveal"):
+            reveal()
+            continue
+        screen.console.print("Please answer s, n, r, or press Enter to leave.", markup=False)
+
+
+def _reveal(record, registry, screen) -> None:
+    """The game just over, told again as a watcher of bots sees it: every hand and every
+    player's choices, round by round (``spoiler replay --reveal``)."""
+    from spoiler.commands.records import _replay_game
+    from spoiler.console.screen import EVERYTHING, Screen
+
+    shown = Screen(screen.console, EVERYTHING, delay=0, stdin=screen.stdin)
+    shown.again = screen.again
+    _replay_game(record, registry, shown, step=False)
+    shown.end()
 
 
 def _describe_table(humans: list[str], bots: int, kind: str) -> str:

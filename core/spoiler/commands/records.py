@@ -68,6 +68,7 @@ def describe(record) -> str:
         "spoiler replay game.toml",
         "spoiler replay game.toml --step    Enter for the next round, q to stop",
         "spoiler replay game.toml --verify  does it still play the same?",
+        "spoiler replay game.toml --reveal  every hand and choice, round by round",
     )
 )
 def replay(
@@ -95,6 +96,12 @@ def replay(
         metavar="SECONDS",
         help="Wait this long after each event. Default: as `spoiler play`.",
     ),
+    reveal: bool = typer.Option(
+        False,
+        "--reveal",
+        help="Show every hand and every player's choices, round by round, as a watcher of "
+        "bots sees them. Only for a game that is over (its seed gives them away then).",
+    ),
 ) -> None:
     """Replay a recorded game or match, as it was played.
 
@@ -112,8 +119,16 @@ def replay(
     if verify:
         _verify(file, record, registry, as_json)
         return
+    if reveal and not record.over:
+        fail(
+            f"{file}: --reveal shows a finished game only, and this one is not over "
+            "(its hands stay secret while it can be resumed)"
+        )
+    from spoiler.console.screen import EVERYTHING
+
     out = console()
-    screen = Screen(out, reader_of([p.kind for p in record.players]), delay=delay)
+    reader = EVERYTHING if reveal else reader_of([p.kind for p in record.players])
+    screen = Screen(out, reader, delay=delay)
     screen.again = partial(play_command, record)
     out.print(f"Replaying {file}: {describe(record)}.", markup=False, soft_wrap=True)
     for number, game_record in enumerate(record.games(), 1):
