@@ -275,3 +275,17 @@ def test_simulate_tells_each_fault_on_stderr_with_its_game(tmp_path):
     assert len(lines) == 3 and all(
         line.startswith("spoiler: game 0, seat 1: exec:") for line in lines
     )
+
+
+def test_the_environment_tells_an_opponents_faults_on_stderr(capfd):
+    pytest.importorskip("pettingzoo")
+    from spoiler.env import raw_env
+
+    env = raw_env(2, ["base"], opponents=f"exec:{MISBEHAVING} garbage")
+    env.reset(seed=1)
+    for _agent in env.agent_iter():
+        _obs, _reward, termination, truncation, info = env.last()
+        env.step(None if termination or truncation else info["actions"][0])
+    env.close()
+    lines = [line for line in capfd.readouterr().err.splitlines() if "fault" in line]
+    assert lines and all(line.startswith("spoiler.env: seat 2: exec:") for line in lines)

@@ -281,3 +281,25 @@ def test_render_ansi_shows_the_table():
     game.reset(seed=1)
     text = game.render()
     assert "player_0" in text and "round" in text
+
+
+def test_a_views_events_since_a_point_are_its_events_from_there():
+    """``PlayerView.events_since(k)`` (what the observer reads, one view after another) is
+    ``view.events[k:]``, secrets as the seat saw them, for every seat at every decision."""
+    game = raw_env(3, ["base"])
+    game.reset(seed=4)
+    checked = 0
+    for _agent in game.agent_iter():
+        observation, _reward, termination, truncation, _info = game.last()
+        if termination or truncation:
+            game.step(None)
+            continue
+        for seat in range(3):
+            view = game.game.view(seat)
+            events = view.events
+            assert view.event_count == len(events)
+            for start in (0, len(events) // 2, max(0, len(events) - 3), len(events)):
+                assert view.events_since(start) == list(events[start:])
+                checked += 1
+        game.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert checked > 40

@@ -287,6 +287,26 @@ def test_a_bot_that_is_a_program_takes_a_hosted_seat(host, tmp_path):
     assert verified.exit_code == 0, verified.output
 
 
+def test_a_hosted_program_bots_options_and_faults_reach_every_screen_and_the_record(host, tmp_path):
+    """--bot-option and --bot-time-limit reach a hosted game's program bot and its record;
+    each fault of the bot is one line on every player's screen, and kept in the record."""
+    bot = Path(__file__).resolve().parent / "bots" / "misbehaving_bot.py"
+    hosted = host(
+        *("--seats", "2", "--bots", "1", "--bot", f"exec:{sys.executable} {bot} garbage"),
+        *("--bot-option", "depth=3", "--bot-time-limit", "4"),
+        *("--seed", "5", "--max-rounds", "6", "--record", "game.toml"),
+    )
+    players = [Player(hosted, name) for name in ("ann", "ben")]
+    play_in_order(hosted, *((p, p.play()) for p in players))
+    assert hosted.finish() == 0
+    record = records.load(tmp_path / "game.toml")
+    assert record.bot_options == {"depth": "3"} and record.bot_time_limit == 4.0
+    kept = [f["fault"] for r in record.rounds for f in r.faults]
+    assert kept and all("select: its reply is not JSON" in line for line in kept)
+    for player in players:
+        assert flat(player.transcript).count("its reply is not JSON") == len(kept)
+
+
 def upto_round(screen: str, number: int) -> str:
     """What a screen showed before round ``number`` began (all of it when it never did)."""
     heading = re.search(rf"─+ Round {number} ─+", screen)

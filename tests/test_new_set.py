@@ -10,13 +10,18 @@ tests/test_install_e2e.py), runs the set's own tests there and validates it.
 from __future__ import annotations
 
 import json
+import keyword
 import os
+import pkgutil
+import re
 import sys
 import tomllib
 from importlib import metadata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from spoiler.cli import app
@@ -123,6 +128,121 @@ def test_new_set_refuses_a_name_it_cannot_use(tmp_path, name):
     assert result.exit_code == 2
     assert result.output.startswith("Error: ") and result.output.count("\n") == 1
     assert not any(tmp_path.iterdir())
+
+
+NAME = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+
+
+def refused(name: str, cwd: Path) -> str:
+    """The one line `spoiler new set NAME` refuses the name with (nothing written)."""
+    result = new(name, cwd=cwd)
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1, result.output
+    assert "Traceback" not in result.output
+    assert not any(cwd.iterdir())
+    return result.output
+
+
+def installed_spoiler_distributions() -> list[str]:
+    names = {scaffold.normalise(d.metadata["Name"]) for d in metadata.distributions()}
+    return sorted(n.removeprefix("spoiler-") for n in names if n.startswith("spoiler-"))
+
+
+def test_the_installed_spoiler_distributions_include_the_game_and_the_expansions():
+    assert {"game", "chrono", "mirror"} <= set(installed_spoiler_distributions())
+
+
+@pytest.mark.parametrize("name", installed_spoiler_distributions())
+def test_new_set_refuses_a_name_whose_distribution_is_installed(tmp_path, name):
+    """`spoiler new set game` then its own `pip install -e` step would uninstall Spoiler."""
+    if not NAME.fullmatch(name):
+        pytest.skip(f"{name!r} is not a set name anyway")
+    line = refused(name, tmp_path)
+    assert f"'spoiler-{name}'" in line and "would replace it" in line
+
+
+def test_new_set_refuses_game_naming_spoiler_itself(tmp_path):
+    line = refused("game", tmp_path)
+    assert f"spoiler-game {metadata.version('spoiler-game')} is installed" in line
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(
+        m.name.removeprefix("spoiler_").replace("_", "-")
+        for m in pkgutil.iter_modules()
+        if m.name.startswith("spoiler_") and NAME.fullmatch(m.name.removeprefix("spoiler_"))
+    ),
+)
+def test_new_set_refuses_a_name_whose_package_is_importable(tmp_path, name):
+    """spoiler_bots, spoiler_host ... ship in spoiler-game: a set named `bots` would shadow
+    them."""
+    line = refused(name, tmp_path)
+    assert "would shadow it" in line or "would replace it" in line or "built-in set" in line
+
+
+@pytest.mark.parametrize(
+    "name", [k for k in keyword.kwlist + keyword.softkwlist if NAME.fullmatch(k)]
+)
+def test_new_set_refuses_every_python_keyword(tmp_path, name):
+    assert "is a Python keyword" in refused(name, tmp_path)
+
+
+@pytest.mark.parametrize("name", ["hookimpl", "register", "sorted", "range", "play", "seat"])
+def test_new_set_refuses_a_name_its_own_code_uses(tmp_path, name):
+    assert f"uses for something else ({name!r})" in refused(name, tmp_path)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.from_regex(NAME, fullmatch=True).filter(lambda n: len(n) < 30))
+def test_every_name_new_set_accepts_makes_a_set_whose_code_holds(name):
+    """Whatever name is accepted, the set's module binds the set, the hooks and the names it
+    imports as the template means them, and its tests compile."""
+    import spoiler
+
+    try:
+        scaffold.check_name(name)
+    except scaffold.ScaffoldError:
+        return
+    name_ = name.replace("-", "_")
+    written = scaffold.files(name)
+    namespace: dict = {"__name__": "spoiler_" + name_}
+    exec(compile(written[f"src/spoiler_{name_}/__init__.py"], "set", "exec"), namespace)
+    assert isinstance(namespace[name_], spoiler.CardSet) and namespace[name_].name == name
+    assert [c.name for c in namespace[name_].cards] == ["Stash", "Pickpocket"]
+    for imported in ("hookimpl", "CardSet", "Play", "Game", "ANOTHER_PLAYER"):
+        assert namespace[imported] is getattr(spoiler, imported)
+    assert callable(namespace["spoiler_register_sets"]) and namespace["LOOT_TO_WIN"] == 3
+    compile(written[f"tests/test_{name_}.py"], "tests", "exec")
+
+
+def test_a_failed_write_leaves_nothing_behind_and_the_retry_works(tmp_path, monkeypatch):
+    """A file that cannot be written (here a name too long for the file system) fails the
+    command in one line, and leaves no half-written folder to block the next try."""
+    complete = scaffold.files
+    monkeypatch.setattr(
+        scaffold, "files", lambda name: {**complete(name), "x" * 300 + ".py": "never written"}
+    )
+    result = new("heist", "--dir", "deep/er/heist", cwd=tmp_path)
+    assert result.exit_code == 2 and result.output.startswith("Error: cannot write")
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert not any(tmp_path.iterdir())
+    monkeypatch.setattr(scaffold, "files", complete)
+    assert new("heist", "--dir", "deep/er/heist", cwd=tmp_path).exit_code == 0
+    assert (tmp_path / "deep/er/heist/src/spoiler_heist/__init__.py").is_file()
+
+
+def test_new_set_fills_an_empty_folder_and_leaves_it_empty_if_it_fails(tmp_path, monkeypatch):
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    complete = scaffold.files
+    monkeypatch.setattr(scaffold, "files", lambda name: {**complete(name), "x" * 300: ""})
+    assert new("heist", "--dir", str(folder), cwd=tmp_path).exit_code == 2
+    assert folder.is_dir() and not any(folder.iterdir())
+    monkeypatch.setattr(scaffold, "files", complete)
+    assert new("heist", "--dir", str(folder), cwd=tmp_path).exit_code == 0
+    written = {path.split("/")[0] for path in complete("heist")}
+    assert sorted(p.name for p in folder.iterdir()) == sorted(written)
 
 
 def test_every_fixture_is_used_by_the_scaffolds_tests():

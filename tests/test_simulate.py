@@ -17,6 +17,7 @@ from spoiler.cli import app
 
 runner = CliRunner()
 ARGS = ["simulate", "--games", "40", "--bots", "greedy,random,random", "--max-rounds", "40"]
+ARGS += ["--seed", "0", "--bot-key", "test"]  # a run's seed and key: its games again
 KEYS = {
     "games",
     "players",

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
 import zlib
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
@@ -47,6 +48,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from spoiler.agents import new_faults
 from spoiler.agents.wire import (
     card_selections,
     legal_selections,
@@ -325,13 +327,12 @@ class Observer:
     def _latest(self, view: PlayerView) -> deque[tuple[int, ...]]:
         """The latest events this seat saw, as their columns (``_columns``)."""
         memory = self._seat(view.seat)
-        events = view.events
-        total = len(events)
+        total = view.event_count
         if total > memory.encoded:
             # Only the events that are now among the latest need columns.
             public, columns, latest = self._public_columns, self._columns, memory.latest
-            for index in range(max(memory.encoded, total - EVENT_WINDOW), total):
-                event = events[index]
+            start = max(memory.encoded, total - EVENT_WINDOW)
+            for index, event in enumerate(view.events_since(start), start):
                 if event.secret_to:  # with a secret this seat may see: its own
                     latest.append(columns(event))
                     continue
@@ -352,10 +353,8 @@ class Observer:
         memory, public = self._seat(view.seat), self._public_wire  # this game's
 
         def make() -> dict[str, Any]:
-            events = view.events
-            wire = memory.wire
-            for index in range(len(wire), len(events)):
-                event = events[index]
+            wire, total = memory.wire, view.event_count
+            for index, event in enumerate(view.events_since(len(wire)), len(wire)):
                 if not event.secret_to:  # the public event: the same for every seat
                     known = public.get(index)
                     if known is None:
@@ -364,7 +363,7 @@ class Observer:
                 else:
                     wire.append(event.as_dict())
             out = view_to_wire(replace(view, _upto=0))  # all but the events, which are known
-            out["events"] = wire[: len(events)]
+            out["events"] = wire[:total]
             return out
 
         return make
@@ -592,6 +591,7 @@ class raw_env(AECEnv):
                     f"not {len(others)}"
                 )
             self.kinds = [None, *others]
+        self._bots = any(kind is not None for kind in self.kinds)
         self.names = [f"player_{seat}" for seat in range(players)]
         self.possible_agents = [self.names[s] for s in range(players) if self.kinds[s] is None]
         self._seats = {name: seat for seat, name in enumerate(self.names)}
@@ -653,6 +653,7 @@ class raw_env(AECEnv):
         self._close_bots()
         self.observer.forget()
         self.game = self._new_game(game_seed)
+        self._faults: dict[int, int] = {}  # the bots' faults told so far, per seat
         learners = {self._seats[agent] for agent in self.possible_agents}
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -667,6 +668,9 @@ class raw_env(AECEnv):
         """Put the next pending decision to its agent (the lowest seat first), or end."""
         driver = self.driver
         assert driver is not None
+        if self._bots:  # a program bot's fault: one line on stderr, as simulate tells it
+            for fault in new_faults(self.game, self._faults):
+                sys.stderr.write(f"spoiler.env: seat {fault.seat + 1}: {fault.text}\n")
         pending = driver.pending()
         if driver.over or not pending:
             self._end()

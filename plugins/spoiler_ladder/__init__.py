@@ -118,6 +118,11 @@ def ladder(
     from spoiler_simulate import play_plan
 
     summaries, _ = play_plan(plan, local, names, jobs, cluster)
+    if summaries.partial:  # a ladder's schedule is whole or not at all
+        from spoiler_simulate import exit_code, stopped_line
+
+        line = stopped_line(summaries, figures=False)
+        fail(f"{line}; no rating is made of a part", exit_code(summaries))
     figures = rating.figures(plan, summaries, names)
     if as_json:
         from spoiler.commands.common import print_json

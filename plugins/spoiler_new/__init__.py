@@ -27,7 +27,12 @@ def _new(ctx: typer.Context) -> None:
     epilog=examples("spoiler new set heist", "spoiler new set heist --dir ~/code/heist"),
 )
 def new_set(
-    name: str = typer.Argument(..., metavar="NAME", help="The set's name, e.g. heist."),
+    name: str = typer.Argument(
+        ...,
+        metavar="NAME",
+        help="The set's name, e.g. heist: not an installed distribution's (spoiler-NAME), "
+        "package's or plugin's, a Python keyword or a name the set's code uses.",
+    ),
     directory: Path | None = typer.Option(
         None,
         "--dir",
@@ -40,7 +45,7 @@ def new_set(
     and a CI workflow (GitHub Actions) running the tests and `spoiler sets validate NAME`.
 
     It installs with pip, passes its own tests and `spoiler sets validate NAME` as it is.
-    Nothing is ever overwritten.
+    Nothing is ever overwritten, and a write that fails leaves nothing behind.
     """
     from spoiler_new.scaffold import ScaffoldError, write_set
 

@@ -10,8 +10,15 @@ validate NAME``.
 
 from __future__ import annotations
 
+import ast
+import builtins
 import datetime
+import functools
+import keyword
+import os
 import re
+import shutil
+import tempfile
 from pathlib import Path
 
 import tomli_w
@@ -24,7 +31,8 @@ class ScaffoldError(ValueError):
 
 
 def check_name(name: str) -> str:
-    """A set name the scaffold can build a distribution and a package from."""
+    """A set name the scaffold can build a distribution and a package from: one that shadows
+    nothing installed and breaks nothing the template writes (ScaffoldError says why not)."""
     if not re.fullmatch(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*", name or ""):
         raise ScaffoldError(
             f"set name {name!r} must be lower-case letters and digits, starting with a letter "
@@ -32,7 +40,99 @@ def check_name(name: str) -> str:
         )
     if name == "base":
         raise ScaffoldError("'base' is the name of the built-in set; choose another")
+    name_ = name.replace("-", "_")
+    if keyword.iskeyword(name_) or keyword.issoftkeyword(name_):
+        raise ScaffoldError(
+            f"set name {name!r} is a Python keyword, and the set's code names its set "
+            f"{name_!r}; choose another"
+        )
+    distribution = f"spoiler-{name}"
+    owner = installed_distributions().get(normalise(distribution))
+    if owner is not None:
+        raise ScaffoldError(
+            f"set name {name!r} makes the distribution {distribution!r}, and {owner} is "
+            "installed: installing the new set would replace it; choose another"
+        )
+    package = "spoiler_" + name_
+    if _importable(package):
+        raise ScaffoldError(
+            f"set name {name!r} makes the package {package!r}, and a module of that name is "
+            "already importable: the new set would shadow it; choose another"
+        )
+    plugin = installed_plugins().get(name)
+    if plugin is not None:
+        raise ScaffoldError(
+            f"set name {name!r} is already a plugin's name (from {plugin}); choose another"
+        )
+    if name_ in template_names():
+        raise ScaffoldError(
+            f"set name {name!r} is a name the new set's code uses for something else ({name_!r}); "
+            "choose another"
+        )
     return name
+
+
+def normalise(name: str) -> str:
+    """A distribution's name as packaging tools compare them (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def installed_distributions() -> dict[str, str]:
+    """Every installed distribution: its normalised name, then its name and version."""
+    from importlib import metadata
+
+    found: dict[str, str] = {}
+    for dist in metadata.distributions():
+        name = dist.metadata["Name"]
+        if name:
+            found.setdefault(normalise(name), f"{name} {dist.version}")
+    return found
+
+
+def installed_plugins() -> dict[str, str]:
+    """The names of the ``spoiler`` entry points installed, with the distribution of each."""
+    from importlib import metadata
+
+    found: dict[str, str] = {}
+    for entry in metadata.entry_points(group="spoiler"):
+        dist = entry.dist.metadata["Name"] if entry.dist is not None else "?"
+        found.setdefault(entry.name, dist)
+    return found
+
+
+def _importable(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a broken package of that name: still taken
+        return True
+
+
+def template_names() -> frozenset[str]:
+    """Every name the new set's code uses besides the set's own (imports, classes, functions,
+    parameters, module constants, builtins; not attributes, which cannot clash): naming the set after one would break that code.
+    Read from the template itself, so the list cannot drift from it."""
+    return _template_names()
+
+
+@functools.cache
+def _template_names() -> frozenset[str]:
+    probe = "zz_probe_set"
+    names: set[str] = set(dir(builtins))
+    for path, text in files(probe).items():
+        if not path.endswith(".py"):
+            continue
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Name):
+                names.add(node.id)
+            elif isinstance(node, ast.arg):
+                names.add(node.arg)
+            elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+                names.add(node.name)
+            elif isinstance(node, ast.alias):
+                names.add((node.asname or node.name).split(".")[0])
+    return frozenset(n for n in names if probe not in n)
 
 
 def spoiler_range(version: str = __version__) -> str:
@@ -100,17 +200,56 @@ def _commands(lines: list[tuple[str, str]]) -> str:
 
 def write_set(name: str, directory: Path | None = None) -> Path:
     """Write the distribution for set ``name`` into ``directory`` (default
-    ``./spoiler-NAME``), which must not exist or be empty; returns the folder."""
+    ``./spoiler-NAME``), which must not exist or be empty; returns the folder.
+
+    The files are written into a temporary folder beside it, then renamed into place: a write
+    that fails leaves nothing behind (no half-written folder to block the next try)."""
     check_name(name)
     folder = Path(directory) if directory is not None else Path(f"spoiler-{name}")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ScaffoldError(f"{folder} already exists and is not empty; nothing was written")
-    for path, text in files(name).items():
-        target = folder / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target, "x", encoding="utf-8") as out:  # "x": never overwrite
-            out.write(text)
+    target = folder.absolute()
+    made = [p for p in reversed(target.parents) if not p.exists()]
+    for parent in made:
+        parent.mkdir()
+    existed = target.is_dir()  # an empty folder: stage inside it, then move each file up
+    staging = Path(
+        tempfile.mkdtemp(prefix=".spoiler-new-", dir=target if existed else target.parent)
+    )
+    moved: list[Path] = []
+    try:
+        for path, text in files(name).items():
+            written = staging / path
+            written.parent.mkdir(parents=True, exist_ok=True)
+            with open(written, "x", encoding="utf-8") as out:  # "x": never overwrite
+                out.write(text)
+        if existed:
+            for entry in sorted(staging.iterdir()):
+                if (target / entry.name).exists():  # made meanwhile: never overwrite
+                    raise FileExistsError(17, "File exists", str(target / entry.name))
+                entry.rename(target / entry.name)
+                moved.append(target / entry.name)
+            staging.rmdir()
+        else:
+            os.chmod(staging, 0o777 & ~_umask())  # mkdtemp's folder is private; make it usual
+            os.rename(staging, target)  # fails if a file or a folder with files is there now
+    except BaseException:
+        for entry in moved:
+            shutil.rmtree(entry, ignore_errors=True)
+        shutil.rmtree(staging, ignore_errors=True)
+        for parent in reversed(made):
+            try:
+                parent.rmdir()
+            except OSError:
+                break
+        raise
     return folder
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 PACKAGE = '''\

@@ -1,7 +1,10 @@
 """``spoiler simulate``: many seeded games between bots, on every core or on a Dask cluster,
 and the figures a set author balances by (see docs/simulate.md)."""
 
+import contextlib
 import os
+import re
+import signal
 
 import typer
 
@@ -38,7 +41,9 @@ def available_cores() -> int:
     ),
 )
 def simulate(
-    games: int = typer.Option(1000, "--games", metavar="N", help="Number of games."),
+    games: int = typer.Option(
+        1000, "--games", metavar="N", help="Number of games, at most 100000."
+    ),
     players: int | None = typer.Option(
         None, "--players", metavar="N", help="Players per game. Default: 4, or one per --bots kind."
     ),
@@ -58,8 +63,20 @@ def simulate(
         help="Card sets, comma-separated or repeated. Default: all installed.",
         autocompletion=complete_sets,
     ),
-    seed: int = typer.Option(
-        0, "--seed", metavar="N", help="Seed of the simulation; each game's seed follows from it."
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        metavar="N",
+        help="Seed of the simulation; each game's seed follows from it. Default: drawn at "
+        "random (64 bits) and printed.",
+    ),
+    bot_key: str | None = typer.Option(
+        None,
+        "--bot-key",
+        metavar="KEY",
+        help="The secret the bots' seeds are keyed by, so no bot can search back its game's "
+        "seed. Default: drawn at random and printed; give a run's key (and seed) to play "
+        "its games again.",
     ),
     max_rounds: int = typer.Option(
         100, "--max-rounds", metavar="N", help="Round limit; reaching it ends a game in a draw."
@@ -79,7 +96,7 @@ def simulate(
         "--cluster",
         metavar="ADDRESS",
         help="Play on a Dask distributed scheduler (tcp://HOST:PORT) instead of local processes; "
-        "needs spoiler-game[cluster].",
+        "every batch checks its worker has this machine's plugins. Needs spoiler-game[cluster].",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON object."),
 ) -> None:
@@ -87,7 +104,8 @@ def simulate(
     play and win figures, and wins by cause (the card or set rule that made each win), with
     warnings against the balance targets.
 
-    Every figure follows from the options alone: the same whatever --jobs or --cluster."""
+    Every figure follows from the options alone: the same whatever --jobs or --cluster.
+    Ctrl-C stops the run and prints the figures of the games finished (partial)."""
     from spoiler.session import simulate as sim
 
     kinds = tuple(names_of(bots, "--bots", "kind", unique=False) or ())
@@ -102,6 +120,14 @@ def simulate(
     if jobs is not None and cluster is not None:
         fail("--jobs and --cluster do not go together: a cluster has its own workers")
     options, time_limit = bot_settings(bot_option, think, bot_time_limit)
+    from spoiler.model.seeds import new_key, new_seed
+
+    if seed is None:
+        seed = new_seed()
+    if bot_key is None:
+        bot_key = new_key()
+    elif not re.fullmatch(r"[0-9a-zA-Z_-]{1,64}", bot_key):
+        fail(f"--bot-key {bot_key!r} must be 1 to 64 letters, digits, - or _")
     plan = sim.Plan(
         games,
         kinds,
@@ -110,6 +136,7 @@ def simulate(
         max_rounds,
         tuple(options.items()),
         bot_time_limit=time_limit,
+        bot_key=bot_key,
     )
     try:
         local = sim.check(plan)
@@ -124,50 +151,79 @@ def simulate(
         cluster,
         lambda: sim.sets_alone(names, seed, max_rounds, plan.players),
     )
+    line = stopped_line(summaries)
+    if not summaries:
+        fail(line or "no game was played", exit_code(summaries))
     figures = sim.report(plan, summaries, names, alone)
     figures["decision_time"] = sim.thinking(summaries)
+    figures["partial"] = summaries.partial
+    if summaries.partial:
+        figures["games_planned"] = summaries.planned
     if as_json:
         from spoiler.commands.common import print_json
 
         print_json(figures)
     else:
         print_figures(figures)
+    if line is not None:
+        from rich.markup import escape
+
+        err_console().print(f"[bold yellow]Stopped:[/] {escape(line)}", soft_wrap=True)
+        raise typer.Exit(exit_code(summaries))
 
 
 def play_plan(
     plan, local: dict, names: list[str], jobs: int | None, cluster: str | None, then=None
 ):
-    """The plan's game summaries, played here, on ``jobs`` processes (default: every core) or
-    on the Dask cluster at ``cluster``, with a progress bar on a terminal; and what ``then()``
-    returns (None without it), run while what plugin code prints still goes to stderr. The
-    ladder plays its games so too."""
+    """The plan's game summaries (``sim.Played``), played here, on ``jobs`` processes
+    (default: every core) or on the Dask cluster at ``cluster``, with a progress bar on a
+    terminal; and what ``then()`` returns (None without it, or when the run stopped early),
+    run while what plugin code prints still goes to stderr. The ladder plays its games so
+    too. A run stopped early (Ctrl-C, no worker left) returns the games it finished."""
     from spoiler.plugins import stdout_to_stderr
     from spoiler.session import simulate as sim
 
-    client = None
+    client = backend = executor = stop = None
     if cluster is not None:
+        from spoiler_simulate.cluster import DaskCluster
+
         client, workers = _connect(cluster, local, names)
-        executor = client.get_executor()
+        backend = DaskCluster(client, local)
     else:
         workers = jobs if jobs is not None else available_cores()
-        executor = None
         if workers > 1:
+            import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
-            executor = ProcessPoolExecutor(max_workers=workers)
+            before = set(multiprocessing.active_children())
+            executor = ProcessPoolExecutor(max_workers=workers, initializer=sim.stop_between_games)
+
+            def stop() -> None:  # the pool's processes end their batches after this game
+                for child in set(multiprocessing.active_children()) - before:
+                    with contextlib.suppress(OSError, TypeError):  # gone, or no pid yet
+                        os.kill(child.pid, signal.SIGINT)  # type: ignore[arg-type]
+
+    games = None
     try:
         with stdout_to_stderr():  # what plugin code prints in a game stays out of the report
-            return _run(sim, plan, executor, workers), then() if then is not None else None
+            games = _run(sim, plan, executor, workers, backend, stop)
+            if games.partial or then is None:
+                return games, None
+            try:
+                return games, then()
+            except KeyboardInterrupt:
+                games.stopped = sim.INTERRUPTED  # every game played; the check alone is not
+                return games, None
     finally:
         if client is not None:
-            executor.shutdown(wait=False)
             client.close()
         elif executor is not None:
-            executor.shutdown(cancel_futures=True)
+            executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _connect(address: str, local: dict, names: list[str]):
-    """A Dask client on ``address`` whose workers have this machine's Spoiler and sets."""
+    """A Dask client on ``address`` whose workers have this machine's Spoiler, sets and
+    plugins (each batch checks again)."""
     from spoiler.session import simulate as sim
 
     try:
@@ -177,15 +233,21 @@ def _connect(address: str, local: dict, names: list[str]):
 
         hint = install_hint("spoiler-game[cluster]")
         fail(f"--cluster needs Dask distributed: install it with: {hint}")
+    from spoiler_simulate.cluster import AddressError, check_address
+
+    try:
+        address = check_address(address)
+    except AddressError as exc:
+        fail(str(exc))
     try:
         client = Client(address, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as exc:
-        fail(f"cannot reach the Dask scheduler at {address}: {exc}")
+    except Exception as exc:  # OSError, TimeoutError, or whatever the comm layer raises
+        fail(f"cannot reach the Dask scheduler at {address}: {_one_line(exc)}")
     try:
         found = client.run(sim.installed)
     except Exception as exc:  # a worker that cannot even import Spoiler
         client.close()
-        fail(f"a worker of {address} cannot run Spoiler: {type(exc).__name__}: {exc}")
+        fail(f"a worker of {address} cannot run Spoiler: {type(exc).__name__}: {_one_line(exc)}")
     if not found:
         client.close()
         fail(f"the Dask scheduler at {address} has no workers")
@@ -197,9 +259,15 @@ def _connect(address: str, local: dict, names: list[str]):
     return client, sum(client.nthreads().values())
 
 
-def _run(sim, plan, executor, workers: int) -> list[dict]:
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _run(sim, plan, executor, workers: int, cluster=None, stop=None):
     if not err_console().is_terminal:
-        return sim.run(plan, executor, workers)
+        return sim.run(
+            plan, executor, workers, cluster=cluster, grace=sim.NO_WORKER_GRACE, stop=stop
+        )
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     with Progress(
@@ -211,7 +279,35 @@ def _run(sim, plan, executor, workers: int) -> list[dict]:
         transient=True,
     ) as bar:
         task = bar.add_task("games", total=plan.games)
-        return sim.run(plan, executor, workers, lambda n: bar.update(task, advance=n))
+        return sim.run(
+            plan,
+            executor,
+            workers,
+            lambda n: bar.update(task, advance=n),
+            cluster=cluster,
+            grace=sim.NO_WORKER_GRACE,
+            stop=stop,
+        )
+
+
+def stopped_line(games, figures: bool = True) -> str | None:
+    """What the user is told of a run that stopped early (None if it did not); ``figures``:
+    the figures of the games played are printed."""
+    if games.stopped is None:
+        return None
+    if not games.partial:
+        return f"{games.stopped}: every game was played, the check of each set alone was not"
+    line = f"{games.stopped}: {len(games)} of {games.planned} games were played"
+    return line + ("; the figures are theirs" if figures and games else "")
+
+
+def exit_code(games) -> int:
+    """130 for a run stopped by Ctrl-C, 1 for one stopped otherwise, else 0."""
+    from spoiler.session import simulate as sim
+
+    if games.stopped is None:
+        return 0
+    return 130 if games.stopped == sim.INTERRUPTED else 1
 
 
 def _interval(lo_hi) -> str:
@@ -229,7 +325,7 @@ def print_figures(f: dict) -> None:
     given = f" (bot options {describe(f['bot_options'])})" if f["bot_options"] else ""
     out.print(
         f"{f['games']} games, {f['players']} players ({', '.join(f['bots'])}){given}, "
-        f"sets {', '.join(f['sets'])}, seed {f['seed']}.",
+        f"sets {', '.join(f['sets'])}, seed {f['seed']}, bot key {f['bot_key']}.",
         markup=False,
     )
     table = Table(title="Win rate by bot kind (per seat)", title_justify="left")

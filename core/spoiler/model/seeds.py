@@ -8,7 +8,9 @@ Bots need seeded randomness too, so that a game of bots replays exactly. Each bo
 own seed, derived one-way from the game's seed, the seat and the bot's kind by a keyed hash
 (BLAKE2b keyed with the game's seed): nothing a bot is handed leads back to the game's seed
 or the deck. A seed drawn at random has 64 bits, too many to search; a seed a user gives
-(``--seed 7``) is theirs, and so is the risk of a small one.
+(``--seed 7``) is theirs, and so is the risk of a small one, unless the bot seeds are also
+keyed by a secret of the run the bots never see (``key``: ``spoiler simulate`` draws one for
+every run).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import secrets
 
 #: Bits of a seed drawn at random.
 SEED_BITS = 64
+#: Bits of a key for bot seeds (``new_key``).
+KEY_BITS = 128
 
 
 def new_seed() -> int:
@@ -26,13 +30,25 @@ def new_seed() -> int:
     return secrets.randbits(SEED_BITS) - 2 ** (SEED_BITS - 1)
 
 
-def bot_seed(game_seed: int, seat: int, kind: str) -> int:
+def new_key() -> str:
+    """A fresh secret to key bot seeds with (``bot_seed``): 128 random bits, as hex."""
+    return secrets.token_hex(KEY_BITS // 8)
+
+
+def bot_seed(game_seed: int, seat: int, kind: str, key: str | None = None) -> int:
     """The seed a bot of ``kind`` at ``seat`` gets in the game seeded ``game_seed``: 64 bits
     of a keyed hash, the same every time (records replay), and no way back to the game's
-    seed."""
+    seed.
+
+    ``key`` is a secret of the run (``new_key``) that the bot is never given: with it, a bot
+    cannot tabulate ``bot_seed`` over likely game seeds (a small ``--seed``, the game seeds a
+    simulation derives from it) to find its game's seed, since it would need the key too.
+    None: the seed is keyed by the game's seed alone, as before keys (runs made so replay)."""
     # The key is a digest of the seed, so seeds of any size make a key of the allowed length.
-    key = hashlib.sha256(f"spoiler-seed:{game_seed}".encode()).digest()
+    secret = f"spoiler-seed:{game_seed}" if key is None else f"spoiler-seed:{key}:{game_seed}"
     digest = hashlib.blake2b(
-        f"bot:{seat}:{kind}".encode(), key=key, digest_size=SEED_BITS // 8
+        f"bot:{seat}:{kind}".encode(),
+        key=hashlib.sha256(secret.encode()).digest(),
+        digest_size=SEED_BITS // 8,
     ).digest()
     return int.from_bytes(digest, "big")

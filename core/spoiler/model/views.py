@@ -140,6 +140,17 @@ class PlayerView:
         """This game's events up to this view, as this player saw them."""
         return seen_events(self._public_log, self._secrets, self._upto)
 
+    @property
+    def event_count(self) -> int:
+        """How many events had happened when this view was taken (``len(view.events)``)."""
+        return self._upto
+
+    def events_since(self, start: int) -> list:
+        """``view.events[start:]`` without making the rest: for a front end that follows a
+        seat's events, one view after another (its cost is the new events', not the log's)."""
+        public, secrets = self._public_log, self._secrets
+        return [secrets.get(index) or public[index] for index in range(start, self._upto)]
+
     def others(self) -> list[PlayerInfo]:
         return [p for p in self.players if p.seat != self.seat]
 

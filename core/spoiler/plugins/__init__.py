@@ -139,9 +139,11 @@ class Registry:
         options: dict | None = None,
         *,
         time_limit: float | None = None,
+        key: str | None = None,
     ):
         """A bot of ``kind`` for ``seat``. Its factory gets a seed derived one-way from the
-        game's seed (``spoiler.seeds.bot_seed``), never the game's seed itself. ``options``
+        game's seed and ``key``, a secret the bot is never given (``spoiler.seeds.bot_seed``),
+        never the game's seed itself. ``options``
         (``--bot-option``: names to text, ``spoiler.agents.options``) reach the factories
         that take an ``options`` parameter; the others never see them. A factory that
         refuses one raises ``spoiler.agents.options.OptionError``, which this raises again
@@ -154,7 +156,7 @@ class Registry:
             return ProcessBot(
                 kind[len(EXEC) :],
                 seat,
-                bot_seed(game_seed, seat, kind),
+                bot_seed(game_seed, seat, kind, key),
                 options=options,
                 time_limit=TIME_LIMIT if time_limit is None else time_limit,
             )
@@ -172,7 +174,7 @@ class Registry:
         from spoiler.model.seeds import bot_seed
 
         agent = self.agents[kind]
-        seed = bot_seed(game_seed, seat, kind)
+        seed = bot_seed(game_seed, seat, kind, key)
         info = self.plugins.get(agent.plugin)
         from spoiler.agents.options import OptionError
 

@@ -15,11 +15,13 @@ kind may carry options of its own, written ``KIND@KEY=VALUE`` (``expert@think=80
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import math
 import re
 import shlex
+import signal
 import statistics
 import sys
 import time
@@ -27,6 +29,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Executor, as_completed
 from dataclasses import asdict, dataclass
+from typing import Any, Protocol
 
 #: The balance targets the warnings check.
 MAX_START_SHARE = 0.35
@@ -34,6 +37,13 @@ MEDIAN_ROUNDS = (4, 15)
 MAX_ROUND_LIMIT_SHARE = 0.01
 #: Random-bot games that check each set can end a game on its own.
 ALONE_GAMES = 40
+#: The most games one simulation plays: each game's summary (about 3 KB) is kept until the
+#: figures are made.
+MAX_GAMES = 100_000
+#: How long a cluster may have no worker able to play before the run stops (seconds).
+NO_WORKER_GRACE = 10.0
+#: How often one batch may be refused, or its workers lost, before the run stops.
+MAX_TRIES = 8
 
 
 class PlanError(ValueError):
@@ -45,9 +55,10 @@ class Plan:
     """What to simulate. ``bots``: one kind per seat; ``sets``: set names (all usable when
     None); ``bot_options``: (key, value) pairs every bot is given (``--bot-option``; a
     kind's own ``@KEY=VALUE`` wins); ``bot_time_limit``: seconds a program bot may take
-    over a decision (None: the default). ``seating``, when given, seats other kinds game by
-    game: game *n* seats ``seating[n % len(seating)]`` (one kind per seat) instead of
-    ``bots``."""
+    over a decision (None: the default); ``bot_key``: the secret bot seeds are keyed by
+    (``spoiler.seeds.bot_seed``; None: by the game's seed alone). ``seating``, when given,
+    seats other kinds game by game: game *n* seats ``seating[n % len(seating)]`` (one kind
+    per seat) instead of ``bots``."""
 
     games: int
     bots: tuple[str, ...]
@@ -57,6 +68,7 @@ class Plan:
     bot_options: tuple[tuple[str, str], ...] = ()
     seating: tuple[tuple[str, ...], ...] = ()
     bot_time_limit: float | None = None
+    bot_key: str | None = None
 
     @property
     def players(self) -> int:
@@ -125,8 +137,10 @@ def _registry():
 
 
 def installed() -> dict:
-    """This process's Spoiler version and usable sets with their versions (what a cluster's
-    workers must share with the machine that runs the simulation)."""
+    """This process's Spoiler version, usable sets with their versions, bot kinds, and its
+    whole plugin set: every plugin with its distribution, version, status and the hooks it
+    implements (a rules-only plugin changes games too). What a cluster's workers must share
+    with the machine that runs the simulation."""
     from spoiler import __version__
 
     registry = _registry()
@@ -134,7 +148,67 @@ def installed() -> dict:
         "spoiler": __version__,
         "sets": {name: s.version for name, s in sorted(registry.sets.items())},
         "bots": sorted(registry.agents),
+        "plugins": {
+            key: {
+                "distribution": info.distribution,
+                "version": info.version,
+                "status": info.status,
+                "hooks": sorted(info.hooks),
+            }
+            for key, info in sorted(registry.plugins.items())
+        },
     }
+
+
+class Refused(Exception):
+    """A worker refused to play a batch: its plugin set is not this machine's (``problem``,
+    one line). The batch is played elsewhere; none of its games counts."""
+
+    def __init__(self, worker: str, problem: str):
+        super().__init__(worker, problem)
+        self.worker, self.problem = worker, problem
+
+    def __str__(self) -> str:
+        return f"worker {self.worker} {self.problem}"
+
+
+def plugin_difference(mine: dict, theirs: dict) -> str | None:
+    """The first difference between two ``installed()`` plugin sets, worded about
+    ``theirs`` ("has plugin 'skew' (spoiler-skew 0.1.0), which this machine has not"); None
+    when they are the same."""
+    if theirs.get("spoiler") != mine.get("spoiler"):
+        return f"has Spoiler {theirs.get('spoiler')}, this machine {mine.get('spoiler')}"
+    here, there = mine.get("plugins", {}), theirs.get("plugins", {})
+
+    def named(key: str, info: dict) -> str:
+        return f"{key!r} ({info['distribution']} {info['version']})"
+
+    for key in sorted(set(here) | set(there)):
+        a, b = here.get(key), there.get(key)
+        if b is None:
+            return f"does not have plugin {named(key, a)}"
+        if a is None:
+            return f"has plugin {named(key, b)}, which this machine has not"
+        if (a["distribution"], a["version"]) != (b["distribution"], b["version"]):
+            return f"has plugin {named(key, b)}, this machine {named(key, a)}"
+        if a["status"] != b["status"]:
+            return f"has plugin {key!r} {b['status']}, this machine {a['status']}"
+        if a["hooks"] != b["hooks"]:
+            return (
+                f"has plugin {key!r} implementing {', '.join(b['hooks']) or 'no hook'}, "
+                f"this machine {', '.join(a['hooks']) or 'no hook'}"
+            )
+    return None
+
+
+def play_checked(plan: Plan, numbers: range, expected: dict, worker: str) -> list[dict]:
+    """``play_batch`` on a worker, after checking that its plugin set is ``expected`` (the
+    machine's that runs the simulation): Refused, before any game is played, if not. Every
+    batch checks, so a worker that joined late, or changed, cannot skew the figures."""
+    problem = plugin_difference(expected, installed())
+    if problem is not None:
+        raise Refused(worker, problem)
+    return play_batch(plan, numbers)
 
 
 #: For each game being played (by ``id``): the cause of each seat's latest win that made it
@@ -182,8 +256,10 @@ def deciding_causes(kind: str, winners: list[int], deciding: dict) -> list[str |
     return []
 
 
-def play_batch(plan: Plan, numbers: range) -> list[dict]:
-    """Play games ``numbers`` of the plan; one summary each (plain data, small to send)."""
+def play_batch(plan: Plan, numbers: range, out: list[dict] | None = None) -> list[dict]:
+    """Play games ``numbers`` of the plan; one summary each (plain data, small to send),
+    appended to ``out`` (a new list by default) as each game ends, so that a run stopped
+    mid-batch keeps the games it finished."""
     from spoiler.agents import close_agents, new_faults
     from spoiler.rules.game import Seat
 
@@ -193,15 +269,24 @@ def play_batch(plan: Plan, numbers: range) -> list[dict]:
     sets = registry.card_sets(list(plan.sets) if plan.sets is not None else None)
     hooks = registry.game_hooks([s.name for s in sets])
     kinds = {label: (variant(label)[0], options_of(plan, label)) for label in plan.kinds()}
-    out = []
+    out = [] if out is None else out
     for number in numbers:
+        if _stopping:  # asked to stop (stop_between_games): the games so far count
+            break
         seed = game_seed(plan.seed, number)
         labels = plan.seats(number)
         agents = []
         for i, label in enumerate(labels):
             kind, options = kinds[label]
             agents.append(
-                registry.agent(kind, i, seed, options or None, time_limit=plan.bot_time_limit)
+                registry.agent(
+                    kind,
+                    i,
+                    seed,
+                    options or None,
+                    time_limit=plan.bot_time_limit,
+                    key=plan.bot_key,
+                )
             )
         timed = [Timed(a) if getattr(a, "searches", False) else a for a in agents]
         seats = [
@@ -281,15 +366,21 @@ def check(plan: Plan) -> dict:
     from spoiler.agents.options import OptionError, time_limit
     from spoiler.plugins import UnknownName
     from spoiler.rules.game import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS
+    from spoiler.session.records import MAX_ROUNDS
 
-    if plan.games < 1:
-        raise PlanError(f"--games must be at least 1, not {plan.games}")
+    if not 1 <= plan.games <= MAX_GAMES:
+        raise PlanError(
+            f"--games must be at least 1 and at most {MAX_GAMES}, not {plan.games} "
+            "(every game's summary is kept: run more simulations, with other seeds)"
+        )
     if not MIN_PLAYERS <= plan.players <= MAX_PLAYERS:
         raise PlanError(
             f"Spoiler is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {plan.players}"
         )
-    if plan.max_rounds < 1:
-        raise PlanError(f"--max-rounds must be at least 1, not {plan.max_rounds}")
+    if not 1 <= plan.max_rounds <= MAX_ROUNDS:
+        raise PlanError(
+            f"--max-rounds must be at least 1 and at most {MAX_ROUNDS}, not {plan.max_rounds}"
+        )
     try:
         time_limit(plan.bot_time_limit)
     except OptionError as exc:
@@ -312,7 +403,8 @@ def check(plan: Plan) -> dict:
 
 
 def check_workers(local: dict, workers: dict[str, dict], set_names) -> None:
-    """Refuse (PlanError) workers whose Spoiler, sets or bots differ from this machine's."""
+    """Refuse (PlanError) workers whose Spoiler, sets, bots or plugins (with their versions
+    and hooks) differ from this machine's. Each batch checks again (``play_checked``)."""
     for address, theirs in sorted(workers.items()):
         if theirs["spoiler"] != local["spoiler"]:
             raise PlanError(
@@ -331,6 +423,9 @@ def check_workers(local: dict, workers: dict[str, dict], set_names) -> None:
         missing = sorted(set(local["bots"]) - set(theirs["bots"]))
         if missing:
             raise PlanError(f"worker {address} does not have bot kind(s) {', '.join(missing)}")
+        problem = plugin_difference(local, theirs)
+        if problem is not None:
+            raise PlanError(f"worker {address} {problem}: install the same plugins everywhere")
 
 
 def batches(games: int, workers: int) -> list[range]:
@@ -339,28 +434,171 @@ def batches(games: int, workers: int) -> list[range]:
     return [range(start, min(games, start + size)) for start in range(0, games, size)]
 
 
+class Played(list):
+    """Game summaries in game order (a list), and how the run ended: ``partial`` when it
+    stopped before every game was played, ``stopped`` saying why in one line
+    (``INTERRUPTED`` for Ctrl-C), ``planned`` the games it was to play, ``refused`` the
+    workers whose plugin set was not this machine's, with the difference."""
+
+    partial = False
+    stopped: str | None = None
+    planned = 0
+    refused: dict[str, str]
+
+
+#: ``Played.stopped`` when the user stopped the run (Ctrl-C).
+INTERRUPTED = "stopped by Ctrl-C"
+
+
+class Cluster(Protocol):
+    """Where ``run`` plays on a cluster: submit a batch (to workers not in ``avoid``; the
+    batch checks the worker's plugin set, ``play_checked``), the workers there now, their
+    threads, and waiting for some of the batches."""
+
+    def submit(self, plan: Plan, numbers: range, avoid: set[str]) -> Any: ...
+
+    def workers(self) -> set[str]: ...
+
+    def threads(self) -> int: ...
+
+    def wait(self, futures: list, timeout: float) -> set: ...
+
+    def cancel(self, futures: list) -> None: ...
+
+    def allowed(self, future: Any) -> set[str] | None: ...
+
+
 def run(
     plan: Plan,
     executor: Executor | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
-) -> list[dict]:
-    """Every game's summary, in game order. Without an executor, games play in this
-    process. ``progress(n)`` is called as each batch of n games finishes."""
+    *,
+    cluster: Cluster | None = None,
+    grace: float = NO_WORKER_GRACE,
+    stop: Callable[[], None] | None = None,
+) -> Played:
+    """Every game's summary, in game order. Without an executor or a cluster, games play in
+    this process. ``progress(n)`` is called as each batch of n games finishes.
+
+    Nothing finished is lost: Ctrl-C, a process pool that breaks, or a cluster with no worker
+    left for ``grace`` seconds stops the run with the games finished so far (``partial``).
+    On a cluster a batch a worker refuses (another plugin set) or loses is played again
+    elsewhere. ``stop()``, on Ctrl-C, asks the executor's processes to stop after their
+    current game."""
     chunks = batches(plan.games, workers)
-    results: dict[int, list[dict]] = {}
-    if executor is None:
-        for chunk in chunks:
-            results[chunk.start] = play_batch(plan, chunk)
+    done: dict[int, list[dict]] = {}
+    refused: dict[str, str] = {}
+    stopped = None
+    try:
+        if cluster is not None:
+            stopped = _on_cluster(plan, chunks, cluster, done, refused, progress, grace)
+        elif executor is not None:
+            stopped = _on_executor(plan, chunks, executor, done, progress, stop)
+        else:
+            for chunk in chunks:
+                play_batch(plan, chunk, done.setdefault(chunk.start, []))
+                if progress:
+                    progress(len(chunk))
+    except KeyboardInterrupt:
+        stopped = INTERRUPTED
+    games = Played(summary for start in sorted(done) for summary in done[start])
+    games.planned, games.refused, games.stopped = plan.games, refused, stopped
+    games.partial = len(games) < plan.games
+    return games
+
+
+def _on_executor(plan, chunks, executor, done, progress, stop) -> str | None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    futures = {executor.submit(play_batch, plan, chunk): chunk for chunk in chunks}
+    try:
+        for future in as_completed(futures):
+            chunk = futures[future]
+            try:
+                done[chunk.start] = future.result()
+            except BrokenProcessPool:  # every batch not done fails so: stop with those done
+                return "a process playing the games died (killed, or out of memory)"
             if progress:
                 progress(len(chunk))
-    else:
-        futures = {executor.submit(play_batch, plan, chunk): chunk for chunk in chunks}
-        for future in as_completed(futures):
-            results[futures[future].start] = future.result()
-            if progress:
-                progress(len(futures[future]))
-    return [summary for start in sorted(results) for summary in results[start]]
+    except KeyboardInterrupt:
+        # Batches not started are dropped; those playing end after their current game
+        # (``stop``: SIGINT to the pool's processes, see ``stop_between_games``) and
+        # return the games they finished, which count.
+        running = [f for f in futures if not f.cancel()]  # playing or done: keep theirs
+        if stop is not None:
+            stop()
+        with contextlib.suppress(KeyboardInterrupt, TimeoutError):
+            for future in as_completed(running, timeout=STOP_WAIT):
+                with contextlib.suppress(Exception):
+                    done.setdefault(futures[future].start, future.result())
+        raise
+    return None
+
+
+#: In a pool's process: set once the process was asked to stop (SIGINT).
+_stopping = False
+#: How long a stopped run waits for the batches playing to end their current game (s).
+STOP_WAIT = 60.0
+
+
+def stop_between_games() -> None:
+    """For the processes of a pool (their initializer): SIGINT ends the batch playing
+    after its current game, and the batch returns the games it finished, rather than a
+    traceback in each process. The process that runs the simulation is the one Ctrl-C
+    stops; it sends SIGINT on to these."""
+    signal.signal(signal.SIGINT, _stop_asked)
+
+
+def _stop_asked(signum: int, frame: object) -> None:
+    global _stopping
+    _stopping = True
+
+
+def _on_cluster(plan, chunks, cluster, done, refused, progress, grace) -> str | None:
+    todo = list(reversed(chunks))  # popped from the end: game order
+    pending: dict[Any, range] = {}
+    tries: Counter = Counter()
+    idle_since = None
+    try:
+        while todo or pending:
+            able = cluster.workers() - set(refused)
+            # A few batches in flight per thread, not all: a worker that joins late gets the
+            # next ones, and a run of many games keeps the scheduler small.
+            while todo and len(pending) < 2 * max(1, cluster.threads()):
+                chunk = todo.pop()
+                pending[cluster.submit(plan, chunk, set(refused))] = chunk
+            for future in cluster.wait(list(pending), 1.0):
+                chunk = pending.pop(future)
+                try:
+                    done[chunk.start] = future.result()
+                except Refused as exc:
+                    refused[exc.worker] = exc.problem
+                    tries[chunk.start] += 1
+                    if tries[chunk.start] > MAX_TRIES or not cluster.workers() - set(refused):
+                        return f"no worker left that has this machine's plugins ({exc})"
+                    todo.append(chunk)
+                    continue
+                except Exception as exc:  # the cluster gave up on it (it killed its workers)
+                    name = type(exc).__name__
+                    return f"games {chunk.start + 1} to {chunk.stop} failed: {name}: {exc}"
+                if progress:
+                    progress(len(chunk))
+            if able:
+                idle_since = None
+                for future, chunk in list(pending.items()):
+                    allowed = cluster.allowed(future)
+                    if allowed is not None and not allowed & able:  # its workers are gone
+                        cluster.cancel([future])
+                        del pending[future]
+                        todo.append(chunk)
+            elif idle_since is None:
+                idle_since = time.monotonic()
+            elif time.monotonic() - idle_since > grace:
+                return "no worker is left to play the games"
+    finally:
+        cluster.cancel(list(pending))
+    return None
 
 
 # ==============================================================================================
@@ -411,6 +649,7 @@ def report(plan: Plan, games: list[dict], set_names: list[str], alone: dict | No
         "players": plan.players,
         "sets": list(set_names),
         "seed": plan.seed,
+        "bot_key": plan.bot_key,
         "bots": list(plan.bots),
         "max_rounds": plan.max_rounds,
         "bot_options": dict(plan.bot_options),
@@ -553,6 +792,8 @@ def command(plan: Plan) -> str:
     if plan.sets is not None:
         parts.append(f"--sets {','.join(plan.sets)}")
     parts.append(f"--seed {plan.seed}")
+    if plan.bot_key is not None:
+        parts.append(f"--bot-key {plan.bot_key}")
     if plan.max_rounds != 100:
         parts.append(f"--max-rounds {plan.max_rounds}")
     parts += [f"--bot-option {shlex.quote(f'{key}={value}')}" for key, value in plan.bot_options]
