@@ -47,6 +47,8 @@ runner = CliRunner()
         (
             [
                 "simulate",
+                "--seed",
+                "1",
                 "--games",
                 "2",
                 "--jobs",
@@ -57,7 +59,18 @@ runner = CliRunner()
                 "greedy",
                 "--json",
             ],
-            ["simulate", "--games", "2", "--jobs", "1", "--bots", "random,greedy", "--json"],
+            [
+                "simulate",
+                "--seed",
+                "1",
+                "--games",
+                "2",
+                "--jobs",
+                "1",
+                "--bots",
+                "random,greedy",
+                "--json",
+            ],
         ),
     ],
     ids=["cards list --set", "rules --set", "play --sets", "simulate --bots"],
