@@ -54,6 +54,10 @@ def spoiler_register_agents(register):
 """
 
 PASS = "pass"
+#: A pure-Python loop that never calls the engine.
+SPIN = "n = 0\n    while True: n += 1"
+#: The runaway guard's clock cut to 1 s for the games of this process (10 s by default).
+FAST_GUARD = "import spoiler.rules.game as _game; _game.MAX_ROUND_SECONDS = 1.0\n"
 LAUNCH = "from spoiler.launch import main; main()"
 
 
@@ -111,7 +115,8 @@ CASES = {
     "impostor_base": ("base", "aaa-evil-base", plugin()),
     "os_exit_at_import": ("osexit", "spoiler-osexit", plugin(top="os._exit(0)\n")),
     "hang_at_import": ("hang", "spoiler-hang", plugin(top="time.sleep(600)\n")),
-    "loop_in_card": ("loop", "spoiler-loop", plugin(effect="while True: pass")),
+    "loop_in_card": ("loop", "spoiler-loop", plugin(top=FAST_GUARD, effect=SPIN)),
+    "loop_in_hook": ("loophook", "spoiler-loophook", plugin(top=FAST_GUARD, hook=SPIN)),
     "memory_hog": ("hog", "spoiler-hog", plugin(effect="b = bytearray(8 * 1024**3)")),
     "kills_itself": ("killer", "spoiler-killer", plugin(effect="os.kill(os.getpid(), 9)")),
 }
@@ -135,6 +140,16 @@ COMMANDS = {
 # left out of a command is out of reach there (the trust model: os._exit and hangs in the
 # process that imports the plugin) or has nothing to show.
 BROKEN = ({0}, r'"status": "broken"')
+#: A game stopped by the runaway guard: one line naming the code, the seed and the record.
+RUNAWAY = (
+    r"Error: round \d+ ran past its limit \(1\.\d s of card code with no player deciding "
+    r"anything\) in {running}: an effect that never ends\? Cards played that round: .* "
+    r"Seed 3\. The record .* is saved in spoiler-3\.toml"
+)
+RUNAWAY_SIMULATED = (
+    r"Error: round \d+ ran past its limit \(1\.\d s of card code with no player deciding "
+    r"anything\) in {running}: an effect that never ends\? .* Seed \d+\."
+)
 #: Both what a hook and what a card printed reached the output.
 PRINTED_IN_GAME = r"(?=.*hello from a hook)(?=.*hello from a card)"
 FAILS_VALIDATE = ({1}, r'"ok": false')
@@ -202,7 +217,20 @@ EXPECT: dict[str, dict[str, tuple[set[int], str]]] = {
     "hang_at_import": {
         "sets validate": ({1}, r"hang.*did not finish importing within"),
     },
-    "loop_in_card": {"sets validate": ({1}, r'"card": "Thing",\s*"check": "stuck"')},
+    "loop_in_card": {
+        "sets validate": ({1}, r'"card": "Thing",\s*"check": "stuck"'),
+        "play": ({1}, RUNAWAY.format(running="card 'loop:thing'")),
+        "simulate": ({1}, RUNAWAY_SIMULATED.format(running="card 'loop:thing'")),
+        "simulate in processes": ({1}, RUNAWAY_SIMULATED.format(running="card 'loop:thing'")),
+    },
+    "loop_in_hook": {
+        "sets validate": ({1}, r"hook spoiler_round_start of plugin 'loophook': round 1 ran"),
+        "play": ({1}, RUNAWAY.format(running=r"plugin 'loophook' \(in spoiler_round_start\)")),
+        "simulate": (
+            {1},
+            RUNAWAY_SIMULATED.format(running=r"plugin 'loophook' \(in spoiler_round_start\)"),
+        ),
+    },
     "memory_hog": {"sets validate": ({1}, r"MemoryError")},
     "kills_itself": {"sets validate": ({1}, r"killed the validation process in a game")},
 }
@@ -233,7 +261,7 @@ def environ(case: str, site: Path) -> dict[str, str]:
 #: Cases whose plugin loads: `play` is given its set, so its cards and rules are in the game.
 PLAY_ITS_SET = {"prints_at_import", "exit_in_hook", "interrupt_in_hook", "exit_in_card"}
 PLAY_ITS_SET |= {"prints_in_game"}
-PLAY_ITS_SET |= {"card_named_accuse"}
+PLAY_ITS_SET |= {"card_named_accuse", "loop_in_card", "loop_in_hook"}
 
 
 def command_for(case: str, command: str) -> list[str]:
@@ -270,7 +298,8 @@ def verdict(case: str, command: str, done: subprocess.CompletedProcess) -> str |
         return f"exit code {done.returncode}, expected {sorted(codes)}: {done.stderr[-300:]}"
     if not re.search(pattern, output, re.S):
         return f"does not say {pattern!r}: {output[-400:]}"
-    if "--json" in COMMANDS[command]:
+    # (a command that fails with one line on stderr prints nothing on stdout: no JSON to read)
+    if "--json" in COMMANDS[command] and (done.returncode == 0 or done.stdout):
         try:
             json.loads(done.stdout)
         except ValueError:

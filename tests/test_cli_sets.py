@@ -285,8 +285,39 @@ def test_sets_validate_names_a_card_the_engines_runaway_guard_stopped(installed,
     assert [(p["set"], p["card"], p["check"]) for p in problems] == [
         ("loopy", "Ouroboros", "stuck")
     ]
-    assert "ran past the engine's limit (round" in problems[0]["message"]
-    assert "over 3,000 steps" in problems[0]["message"]
+    assert problems[0]["message"] == (  # one message, not one nested in another
+        "round 1 ran past its limit (over 3,000 steps): an effect that never returns? "
+        "The set's other games were not played"
+    )
+
+
+class LoopingHookPlugin(SetPlugin):
+    """A set whose rule (a round-end hook) never returns."""
+
+    @hookimpl
+    def spoiler_round_end(self, game):
+        while True:
+            pass
+
+
+def test_sets_validate_blames_a_looping_hook_on_its_plugin_and_hook_never_a_card(
+    installed, monkeypatch
+):
+    """A loop in a hook is the hook's: the problem names the plugin and the hook, no card;
+    and the card played that round is not both blamed and "never played"."""
+    stash = CardSet("stash", "0.1.0")
+    stash.card(type("Stash", (), {"text": "No effect.", "copies": 40}))
+    installed(FakeEntryPoint("stash", LoopingHookPlugin(stash)))
+    monkeypatch.setattr(validation, "ROUND_SECONDS", 0.2)
+    result = run("sets", "validate", "stash", "--games", "2", "--seed", "4", "--json")
+    report = json.loads(result.stdout)
+    [problem] = report["problems"]
+    assert (problem["set"], problem["card"], problem["check"]) == ("stash", None, "stuck")
+    assert problem["message"].startswith(
+        "hook spoiler_round_end of plugin 'stash': round 1 ran past its limit ("
+    )
+    assert "never returns? The set's other games were not played" in problem["message"]
+    assert problem["seed"] == 4
 
 
 def test_sets_validate_notes_a_card_no_game_played(installed):
@@ -473,3 +504,30 @@ def test_a_set_that_requires_a_set_that_is_not_installed_is_a_problem(installed)
     played = run("play", "--bots", "2", "--sets", "pebbles")
     assert played.exit_code == 2
     assert "set 'pebbles' is played with set 'storm': no set named 'storm'" in played.stderr
+
+
+def test_sets_validate_reports_a_target_kind_whose_allows_raises(installed):
+    """A target kind that raises makes its card unplayable: validate names the card and the
+    set, and does not also call it "never played" without saying why."""
+    from spoiler.cards import Target
+
+    def broken(me, candidate):
+        raise KeyError("gold")
+
+    haunted = CardSet("haunted", "0.1.0")
+    haunted.card(type("Pebble", (), {"text": "No effect.", "copies": 6}))
+    haunted.card(type("Grab", (), {"text": "Choose a ghost.", "target": Target("a ghost", broken)}))
+    installed(FakeEntryPoint("haunted", SetPlugin(haunted)))
+    result = run("sets", "validate", "haunted", "--games", "2", "--seed", "1", "--json")
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1
+    [problem] = report["problems"]
+    assert (problem["set"], problem["card"], problem["check"]) == (
+        "haunted",
+        "Grab",
+        "target_failed",
+    )
+    assert problem["message"] == (
+        "its target kind 'a ghost' failed in allows (KeyError: 'gold'), so it could not be played"
+    )
+    assert report["sets"][0]["unplayed"] == []

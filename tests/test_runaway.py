@@ -48,8 +48,8 @@ def test_a_round_that_never_ends_is_stopped_naming_its_cards_and_seed():
     with pytest.raises(RoundTooLong) as caught:
         play_round(game, {0: "Loop", 1: "Pebble"})
     assert str(caught.value) == (
-        "round 1 ran past its limit (over 5,000 steps): an effect that never ends? "
-        "Cards played that round: Bix's Pebble, Ada's Loop. Seed 42."
+        "round 1 ran past its limit (over 5,000 steps) in card 'loopy:loop': an effect that "
+        "never ends? Cards played that round: Bix's Pebble, Ada's Loop. Seed 42."
     )
     assert len(game.state.log) < 7_000  # memory stays bounded: the loop was stopped early
     with pytest.raises(RoundTooLong):  # the game cannot go on
@@ -112,9 +112,128 @@ def test_spoiler_play_stops_a_runaway_round_and_saves_the_record(monkeypatch, tm
     common.console.cache_clear()
     assert result.exit_code == 1, result.output
     [error] = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
-    assert "ran past its limit (over 5,000 steps): an effect that never ends?" in error
+    assert "ran past its limit (over 5,000 steps) in card 'loopy:loop': an effect that" in error
     assert "Loop" in error.split("Cards played that round:")[1] and "Seed 7." in error
     assert ") is saved in game.toml; spoiler resume game.toml plays that round again." in error
     record = records.load(tmp_path / "game.toml")
     stuck = int(error.split("Error: round ")[1].split(" ")[0])
     assert len(record.rounds) == stuck - 1
+
+
+# -- code that never calls the engine: the watchdog (issue 21, item 2) --------------------------
+def spinning(play):
+    n = 0
+    while True:
+        n += 1
+
+
+def spinning_table(main=spinning, hooks=None, **options):
+    game = table(
+        [loopy_set(main)], [["Loop"], ["Pebble"]], deck=["Pebble"] * 4, names=["Ada", "Bix"],
+        seed=42, hooks=hooks, **options
+    )  # fmt: skip
+    game.max_round_seconds = 0.2
+    return game
+
+
+def test_a_pure_python_loop_in_a_card_is_stopped_naming_the_card():
+    """`while True: n += 1` never calls the engine, so no step is counted: the watchdog stops
+    it at the round's clock."""
+    game = spinning_table()
+    with pytest.raises(RoundTooLong) as caught:
+        play_round(game, {0: "Loop", 1: "Pebble"})
+    assert str(caught.value).startswith("round 1 ran past its limit (0.")
+    assert str(caught.value).endswith(
+        "s of card code with no player deciding anything) in card 'loopy:loop': an effect "
+        "that never ends? Cards played that round: Bix's Pebble, Ada's Loop. Seed 42."
+    )
+    with pytest.raises(RoundTooLong):  # the game cannot go on
+        game.play_round()
+
+
+class SpinningRule:
+    @hookimpl
+    def spoiler_round_end(self, game):
+        while True:
+            pass
+
+
+def test_a_pure_python_loop_in_a_hook_is_stopped_naming_the_plugin_and_hook():
+    game = spinning_table(main=lambda play: None, hooks=plugins.hooks_for(SpinningRule()))
+    with pytest.raises(RoundTooLong) as caught:
+        play_round(game, {0: "Loop", 1: "Pebble"})
+    assert caught.value.running.hook == "spoiler_round_end"
+    assert f" in plugin {caught.value.running.plugin!r} (in spoiler_round_end): " in str(
+        caught.value
+    )
+
+
+def test_a_card_that_swallows_the_stop_is_stopped_again():
+    """A careless ``except BaseException`` catches the first stop; the watchdog raises again
+    while the round goes on."""
+
+    def stubborn(play):
+        try:
+            while True:
+                pass
+        except BaseException:
+            pass
+        while True:
+            pass
+
+    game = spinning_table(stubborn)
+    with pytest.raises(RoundTooLong, match="in card 'loopy:loop'"):
+        play_round(game, {0: "Loop", 1: "Pebble"})
+
+
+def test_a_pure_loop_is_stopped_off_the_main_thread_too():
+    """The host plays in a thread of its own: no signal reaches it, the watchdog does."""
+    game = spinning_table()
+    caught = []
+
+    def run():
+        try:
+            play_round(game, {0: "Loop", 1: "Pebble"})
+        except RoundTooLong as exc:
+            caught.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout=60)
+    assert not thread.is_alive() and len(caught) == 1
+    assert "in card 'loopy:loop'" in str(caught[0])
+
+
+def test_a_players_thinking_time_is_not_card_code():
+    """A slow decision (a human at the prompt) is not stopped, however long it takes."""
+    import time
+
+    from spoiler.views import Selection
+
+    game = spinning_table(main=lambda play: None)
+
+    class SlowAgent:
+        def select(self, view):
+            time.sleep(0.5)  # more than the round's 0.2 s
+            return Selection(view.playable[0])
+
+    game.seats[0].agent = SlowAgent()
+    play_round(game, {1: "Pebble"})
+    assert game.round == 1
+
+
+def test_the_spoiler_round_fixture_stops_a_loop_in_one_line(spoiler_table, spoiler_round):
+    game = spoiler_table([loopy_set(spinning)], hands=[["Loop"], ["Pebble"]], seed=3)
+    game.max_round_seconds = 0.2
+    with pytest.raises(pytest.fail.Exception) as caught:
+        spoiler_round(game, {0: "Loop", 1: "Pebble"})
+    assert "\n" not in str(caught.value)
+    assert "ran past its limit" in str(caught.value) and "in card 'loopy:loop'" in str(caught.value)
+
+
+def test_the_random_games_fixture_stops_a_loop_naming_the_seed(random_games, monkeypatch):
+    monkeypatch.setattr(engine, "MAX_ROUND_SECONDS", 0.2)
+    with pytest.raises(pytest.fail.Exception) as caught:
+        random_games([loopy_set(spinning)], games=1, seed=5)
+    assert "RoundTooLong" in str(caught.value) and "in card 'loopy:loop'" in str(caught.value)
+    assert "replay it with seed=5, games=1" in str(caught.value)

@@ -82,9 +82,13 @@ def spoiler_round() -> Callable[..., list]:
     from spoiler import testing
 
     def play(game: Game, *args: Any, **options: Any) -> list:
+        from spoiler.model.errors import RoundTooLong
+
         try:
             return testing.play_round(game, *args, **options)
         except testing.ScriptError as exc:
+            pytest.fail(f"spoiler_round: {exc}", pytrace=False)
+        except RoundTooLong as exc:  # an effect or a rule that never ends
             pytest.fail(f"spoiler_round: {exc}", pytrace=False)
 
     return play

@@ -225,6 +225,7 @@ def _serve(served) -> None:
 
     from spoiler.console.game import save_stopped
     from spoiler.console.screen import Screen
+    from spoiler.model.errors import RoundTooLong
     from spoiler.session import recording
 
     try:
@@ -243,6 +244,9 @@ def _serve(served) -> None:
         raise error
     if isinstance(error, recording.RecordingError):  # the record file cannot be written
         fail(str(error), error.code)
+    if isinstance(error, RoundTooLong) and served.recorder is not None:
+        # an effect that never ends, stopped in the game's thread: as spoiler play says it
+        fail(f"{error} {recording.save_runaway(served.recorder)}", 1)
     if error is not None:
         fail(f"the game stopped: {error}", 1)
     game = served.game

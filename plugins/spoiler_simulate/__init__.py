@@ -203,6 +203,8 @@ def play_plan(
                     with contextlib.suppress(OSError, TypeError):  # gone, or no pid yet
                         os.kill(child.pid, signal.SIGINT)  # type: ignore[arg-type]
 
+    from spoiler.model.errors import RoundTooLong
+
     games = None
     try:
         with stdout_to_stderr():  # what plugin code prints in a game stays out of the report
@@ -214,6 +216,8 @@ def play_plan(
             except KeyboardInterrupt:
                 games.stopped = sim.INTERRUPTED  # every game played; the check alone is not
                 return games, None
+    except RoundTooLong as exc:  # an effect that never ends, in one game: the seed replays it
+        fail(str(exc), 1)
     finally:
         if client is not None:
             client.close()

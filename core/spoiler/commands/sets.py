@@ -41,11 +41,14 @@ def list_sets(
     """List every card set: built in, installed, broken or disabled.
 
     A set disabled by SPOILER_PLUGINS says so; a broken plugin is listed under its entry
-    point's name, with the reason.
+    point's name, with the reason. An installed distribution that looks like a set
+    (spoiler-*, or depending on spoiler-game) but declares no 'spoiler' entry point is
+    named on stderr, with the [project.entry-points.spoiler] table to add.
     """
     registry = common.load_registry()
     infos = _ordered_sets(registry)
     warnings = _hook_warnings(registry, infos)
+    _note_missing_entry_points()
     if as_json:
         print_json(
             {"sets": [{**info.as_dict(), "warnings": warnings[info.name]} for info in infos]}
@@ -70,6 +73,17 @@ def list_sets(
     render(columns, rows, title="Card sets", styles=styles)
     if not infos:
         print("No card set is installed.")
+
+
+def _note_missing_entry_points() -> None:
+    """On stderr (stdout stays a table or JSON): each installed distribution that looks like
+    a card set but declares no ``spoiler`` entry point, so none of its sets is found."""
+    from spoiler.plugins import entry_point_fix, without_entry_point
+
+    for dist in without_entry_point():
+        common.err_console().print(
+            f"Note: {entry_point_fix(dist)}.", markup=False, highlight=False, soft_wrap=True
+        )
 
 
 def _hook_warnings(registry, infos) -> dict[str, list[str]]:
@@ -182,8 +196,10 @@ def validate_sets(
     names = common.names_of(names or None, "NAMES")
     try:
         reports, general = _validate(names, games, seed, quiet=as_json or games == 0)
-    except LookupError as exc:  # a name that is no set at all
+    except LookupError as exc:  # a name that is no set at all (with the fix, if it is ours)
         fail(str(exc))
+    if not names:
+        _note_missing_entry_points()
     problems = general + [p for r in reports for p in r.problems]
 
     if as_json:

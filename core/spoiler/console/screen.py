@@ -67,6 +67,7 @@ EVENT_STYLE = {
     "redirected": "yellow",
     "fizzled": "magenta",
     "rule_failed": "magenta",
+    "target_failed": "magenta",
     "loss_prevented": "cyan",
     "win_prevented": "cyan",
 }

@@ -30,7 +30,7 @@ import functools
 import inspect
 import itertools
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -39,7 +39,8 @@ from spoiler.model.state import Status
 
 # -- targets ---------------------------------------------------------------------------------
 class Candidate(Protocol):
-    """What a target kind may look at: a player's seat and status (public facts only)."""
+    """What a target kind may look at: one player's public row (a
+    ``spoiler.views.PlayerInfo``), never a hand."""
 
     @property
     def seat(self) -> int: ...
@@ -47,17 +48,38 @@ class Candidate(Protocol):
     @property
     def status(self) -> Status: ...
 
+    @property
+    def hand_size(self) -> int: ...
+
+    @property
+    def priority(self) -> int: ...
+
+    @property
+    def counters(self) -> Mapping[str, int]: ...
+
 
 @dataclass(frozen=True, eq=False)
 class Target:
-    """A kind of player a card may target. ``allows(me, candidate)`` sees only public facts:
-    ``candidate`` is the player's public row (a ``spoiler.views.PlayerInfo``: never a hand),
-    and ``allows`` decides on its ``seat`` and ``status`` (the engine works the legal targets
-    out once per line-up of statuses). Each target kind is its own object (compared and
-    hashed by identity: it keys the legal-target tables built every selection)."""
+    """A kind of player a card may target: ``allows(me, candidate)`` says whether the player
+    choosing may pick that candidate.
+
+    * ``me`` is the seat number (an ``int``, 0 first) of the player who selects the card;
+    * ``candidate`` is a player's public row (a ``spoiler.views.PlayerInfo``: ``seat``,
+      ``name``, ``status``, ``hand_size``, ``priority``, ``counters``), never a hand.
+
+    By default the engine works the legal targets out once per line-up of statuses and
+    shares them between games, so ``allows`` must decide on ``seat`` and ``status`` alone.
+    A kind that reads facts that change otherwise (``counters``, ``hand_size``,
+    ``priority``) says so with ``changing=True``: its targets are then worked out afresh
+    every time they are asked for. An ``allows`` that raises makes the cards with that kind
+    unplayable for the round (an event, ``target_failed``, names them and their sets;
+    ``spoiler sets validate`` reports it; a strict game stops). Each target kind is its own
+    object (compared and hashed by identity: it keys the legal-target tables)."""
 
     description: str
     allows: Callable[[int, Candidate], bool] = field(compare=False, repr=False)
+    #: ``allows`` reads facts other than seats and statuses: never cached.
+    changing: bool = field(default=False, compare=False)
 
     def candidates(self, me: int, players: Iterable[Candidate]) -> list[int]:
         return [p.seat for p in players if self.allows(me, p)]

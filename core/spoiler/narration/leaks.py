@@ -281,7 +281,16 @@ def assert_keeps_secrets(text: str, game, seat: int | None) -> None:
 #: screens what they hide. The engine's own sentences keep the secrets
 #: (tests/test_hidden_information.py).
 PLUGIN_TEXT = frozenset(
-    {"note", "answered", "ongoing_added", "ongoing_ended", "counter", "fizzled", "rule_failed"}
+    {
+        "note",
+        "answered",
+        "ongoing_added",
+        "ongoing_ended",
+        "counter",
+        "fizzled",
+        "rule_failed",
+        "target_failed",
+    }
 )
 
 

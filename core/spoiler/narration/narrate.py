@@ -284,6 +284,11 @@ _SENTENCES: dict[str, Callable] = {
     ),
     "cleared": lambda t, e: f"To the discard pile: {t.cards_list(e.data.get('cards'))}.",
     "game_over": _result,
+    "target_failed": lambda t, e: (
+        f"{', '.join(t.card(c) for c in e.data.get('cards', ())) or 'A card'} cannot be "
+        f"played this round: its target ({e.data.get('target')}, of set "
+        f"{', '.join(e.data.get('sets', ()))}) failed ({e.data.get('error')})."
+    ),
     "rule_failed": lambda t, e: (
         f"A rule of plugin {e.data.get('plugin')} failed in "
         f"{e.data.get('hook')} ({e.data.get('error')}); the game "

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -99,6 +100,59 @@ class UnknownName(LookupError):
     """A set or agent kind that is not installed (or not usable)."""
 
 
+#: The distribution name a requirement starts with (``spoiler-game>=0.1; extra == "x"``).
+_REQUIREMENT = re.compile(r"\s*([A-Za-z0-9._-]+)")
+
+
+def without_entry_point(name: str | None = None) -> list[str]:
+    """Installed distributions that look like card sets but declare no entry point of group
+    ``spoiler`` (so no set of theirs is ever found): those of this set's name (``oops``,
+    ``spoiler-oops``, ``oops-spoiler``) when ``name`` is given; else every one that depends on
+    spoiler-game or is named ``spoiler-*`` and declares no ``spoiler`` or
+    ``spoiler.commands`` entry point. Read from the distributions' metadata only: nothing is
+    imported."""
+    wanted = {normalise(n) for n in (f"{name}", f"spoiler-{name}", f"{name}-spoiler")}
+    found = []
+    for dist in metadata.distributions():
+        dist_name = dist.metadata["Name"] or ""
+        key = normalise(dist_name)
+        if key == normalise(CORE_DISTRIBUTION) or dist_name in found:
+            continue
+        if name is not None:
+            if key in wanted and not any(ep.group == GROUP for ep in dist.entry_points):
+                found.append(dist_name)
+            continue
+        requires = {normalise(m[1]) for r in dist.requires or () if (m := _REQUIREMENT.match(r))}
+        if not (key.startswith("spoiler-") or normalise(CORE_DISTRIBUTION) in requires):
+            continue
+        if not any(ep.group in (GROUP, "spoiler.commands") for ep in dist.entry_points):
+            found.append(dist_name)
+    return sorted(found)
+
+
+def entry_point_fix(dist_name: str, set_name: str | None = None) -> str:
+    """How to give a distribution its entry point, in a sentence."""
+    module = normalise(dist_name).replace("-", "_")
+    line = f'{set_name or module.removeprefix("spoiler_")} = "{module}"'
+    return (
+        f"distribution {dist_name!r} is installed but declares no 'spoiler' entry point: add "
+        f"[project.entry-points.spoiler] with {line} (the module that registers its sets) "
+        "to its pyproject.toml, and install it again"
+    )
+
+
+def unknown_set(name: str, known: Iterable[str]) -> str:
+    """The line for a set name that is not installed: what is, or, for a distribution of
+    that name with no entry point, the fix."""
+    from spoiler.names import unknown
+
+    message = unknown("set named", name, known)
+    missing = without_entry_point(name)
+    if missing:
+        message += f"; {entry_point_fix(missing[0], name)}"
+    return message
+
+
 class Registry:
     """What the loaded plugins provide, and what went wrong with the others."""
 
@@ -125,9 +179,7 @@ class Registry:
                 info = next((i for i in self.set_infos if i.name == name), None)
                 if info is not None:
                     raise UnknownName(f"set {name!r} is {info.status}: {info.error}")
-                from spoiler.names import unknown
-
-                raise UnknownName(unknown("set named", name, usable))
+                raise UnknownName(unknown_set(name, usable))
             chosen.append(usable[name])
         return chosen
 

@@ -237,9 +237,7 @@ def child() -> None:
     missing = [n for n in names or () if n not in known]
     error = None
     if missing:
-        from spoiler.names import unknown
-
-        error = unknown("set named", missing[0], known)
+        error = plugins.unknown_set(missing[0], known)
     tell("loaded", error=error, chosen=chosen)
     if error is not None:
         return

@@ -189,27 +189,29 @@ def play_games(
             break
         if screens is not None:
             screens.follow(game)
-        game.max_round_seconds = ROUND_SECONDS  # the engine's guard, where no alarm can ring
+        game.max_round_seconds = ROUND_SECONDS  # the engine's guard (a watchdog, any thread)
         stopped = stuck = False
         for _ in range(game.max_rounds):
             start = len(game.state.log)
             try:
-                with _time_limit(ROUND_SECONDS):
+                with _time_limit(_backstop()):
                     game.play_round()
                 check_invariants(game)
             except (_Stuck, RoundTooLong) as exc:
-                why = (  # the engine's own guard (steps, or its clock off the main thread)
-                    f"round {game.round} ran past the engine's limit ({exc})"
-                    if isinstance(exc, RoundTooLong)
-                    else f"round {game.round} ran for over {ROUND_SECONDS:g} s"
-                )
+                if isinstance(exc, RoundTooLong):  # the engine's guard: steps, or its clock
+                    why = f"round {game.round} ran past its limit ({exc.why})"
+                    running = exc.running
+                else:  # the backstop: code the guard could not stop (a C call)
+                    why = f"round {game.round} ran for over {_backstop():g} s"
+                    running = None
                 found(
-                    _blame(
+                    _blame_running(
                         registry,
                         set_name,
+                        running,
                         _selected(game),
                         "stuck",
-                        f"{why} (an effect that never returns?); the set's other games were "
+                        f"{why}: an effect that never returns? The set's other games were "
                         "not played",
                         seed,
                     )
@@ -257,6 +259,20 @@ def play_games(
                             set_name,
                         )
                     )
+                elif event.kind == "target_failed":
+                    for card_id in event.data.get("cards", ()):
+                        card = game.cards_by_id.get(card_id)
+                        found(
+                            Problem(
+                                card.set_name if card else set_name,
+                                card.name if card else None,
+                                "target_failed",
+                                f"its target kind {event.data.get('target')!r} failed in "
+                                f"allows ({event.data.get('error')}), so it could not be played",
+                                seed,
+                                set_name,
+                            )
+                        )
                 elif event.kind == "rule_failed":
                     found(
                         Problem(
@@ -298,8 +314,18 @@ def play_games(
         if stuck:  # every game that plays the card would be stuck as long
             break
     if report.games:
-        report.unplayed = [c.name for c in card_set.cards if c.id not in played]
+        # A card a problem names was played (its code ran): never "never played" too.
+        named = {p.card for p in report.problems if p.set == set_name}
+        report.unplayed = [
+            c.name for c in card_set.cards if c.id not in played and c.name not in named
+        ]
     return report
+
+
+def _backstop() -> float:
+    """The alarm behind the engine's guard, for code it cannot stop (a C call that does not
+    return): later than the guard, so that the guard names what it stopped."""
+    return ROUND_SECONDS * 2 + 1
 
 
 class _Stuck(BaseException):
@@ -346,6 +372,42 @@ def _blame(registry, set_name: str, causes: list, check: str, message: str, seed
     if len(names) > 1:
         message += f" (cards of {set_name} played that round: {', '.join(names)})"
     return Problem(set_name, card, check, message, seed)
+
+
+def _blame_running(
+    registry, set_name: str, running, causes: list, check: str, message: str, seed: int
+) -> Problem:
+    """A problem of code the guard stopped: blamed on the hook (plugin and hook) or the card
+    that was running, if known; else on the set's cards played that round (``_blame``)."""
+    if running is not None and running.plugin is not None:
+        return Problem(
+            _set_of_plugin(registry, running.plugin, set_name),
+            None,
+            check,
+            f"hook {running.hook} of plugin {running.plugin!r}: {message}",
+            seed,
+            set_name,
+        )
+    if running is not None and running.target is not None:  # a target kind's allows
+        cards = [
+            c
+            for c in registry.sets[set_name].cards
+            if any(k.description == running.target for k in c.targets)
+        ]
+        if cards:
+            return Problem(
+                set_name,
+                cards[0].name if len(cards) == 1 else None,
+                check,
+                f"target kind {running.target!r}: {message}",
+                seed,
+            )
+    if running is not None and running.card is not None:
+        by_id = {c.id: (s.name, c) for s in registry.sets.values() for c in s.cards}
+        if running.card in by_id:
+            owner, card = by_id[running.card]
+            return Problem(owner, card.name, check, message, seed, set_name)
+    return _blame(registry, set_name, causes, check, message, seed)
 
 
 def _leak(registry, set_name: str, game, cause, seat: int | None, shown: str, seed: int) -> Problem:
@@ -419,15 +481,13 @@ def validate_named(
     none is named, the base set first), and the problems of the installation that concern
     them (every one when none is named). A name that is no set at all raises
     ``spoiler.plugins.UnknownName``; a named set that is disabled or broken is a problem."""
-    from spoiler.plugins import UnknownName
+    from spoiler.plugins import UnknownName, unknown_set
 
     if names:
         known = {info.name: info for info in registry.set_infos}
         missing = [n for n in names if n not in known]
         if missing:
-            from spoiler.names import unknown
-
-            raise UnknownName(unknown("set named", missing[0], known))
+            raise UnknownName(unknown_set(missing[0], known))
     chosen = chosen_sets(registry, names)
     reports, general = validate(registry, chosen, games, first_seed, progress, watch)
     return reports, concerning(registry, names, general)

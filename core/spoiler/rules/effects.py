@@ -16,6 +16,7 @@ from spoiler.model.errors import GameError
 from spoiler.model.state import Status
 from spoiler.model.verbs import Cause
 from spoiler.model.views import Question
+from spoiler.rules.guard import DECIDING
 from spoiler.rules.log import cause_id, seat_of
 from spoiler.rules.questions import find
 from spoiler.rules.selection import MAX_ATTEMPTS, Selecting
@@ -184,7 +185,9 @@ class Effects(Selecting):
             error = None
             for _ in range(MAX_ATTEMPTS):
                 # legal={}: an answer needs no target table (the view works it out if asked).
-                raw = agent.answer(self.view(seat, error), question)
+                view = self.view(seat, error)
+                self._decided_at = DECIDING  # a player's thinking is no effect running away
+                raw = agent.answer(view, question)
                 self._decided_at = monotonic()
                 wanted = str(raw).strip().lower()
                 found = next((o for o in choices if o.lower() == wanted), None)

@@ -172,12 +172,12 @@ class Game(PlayEffects):
             return
         self._stage = RUNNING
         try:
-            self._deal()
+            self._guard_reset()
+            self._watched(self._deal)
         finally:
             self._stage = IDLE
 
     def _deal(self) -> None:
-        self._guard_reset()
         st = self.state
         st.rng.shuffle(st.priority)
         deck = [card for card in self.cards for _ in range(card.copies)]
@@ -211,15 +211,21 @@ class Game(PlayEffects):
         if self.over:
             raise GameError("the game is over")
         self.start()
-        if self._runaway:  # a round that ran away cannot go on
-            raise RoundTooLong(self._runaway)
+        if self._runaway is not None:  # a round that ran away cannot go on
+            raise self._again()
         self._guard_reset()
+        self._watched(self._play_whole_round)
+
+    def _play_whole_round(self) -> None:
         self._play_phases(ROUND)
 
     def _play_out_round(self) -> None:
         """The round from selection on: where a clone taken while players select goes on."""
         if self._stage == RUNNING:
             self._refuse_reentry("play_round")
+        self._watched(self._play_from_selection)
+
+    def _play_from_selection(self) -> None:
         self._play_phases(ROUND[_SELECTION:])
 
     def _play_phases(self, phases: tuple[Phase, ...]) -> None:

@@ -1,16 +1,32 @@
 """The runaway guard: a round may take so many engine steps and so many seconds of card
 code without a decision from a player; past either it stops with ``RoundTooLong``.
 
-Checked inside the engine, never by a signal, so that it also guards games run off the main
-thread. A step is an event, an effect run, or a read of a hand or a counter; every
-``_STEP_CHUNK`` steps the guard adds them up and looks at the clock.
+Two checks, both in any thread (a hosted game runs the engine in a thread of its own, where no
+signal can reach it):
+
+* steps, inside the engine: a step is an event, an effect run, or a read of a hand or a
+  counter; every ``_STEP_CHUNK`` steps the guard adds them up and looks at the clock. This
+  stops a loop that keeps calling the engine, at its step budget.
+* the clock, from a watchdog thread: while a round runs (and no player is deciding), the
+  game is watched; past ``max_round_seconds`` the watchdog raises ``Runaway`` in the game's
+  thread (``PyThreadState_SetAsyncExc``), which stops code that never calls the engine (a
+  ``while True: pass`` in a card, a hook or a target kind), and again every ``_AGAIN``
+  seconds while the round goes on (code that swallows it meets it again). Python delivers it
+  between two bytecodes: a C call that never returns (``time.sleep(10**9)``, a blocking read)
+  is out of its reach.
 """
 
 from __future__ import annotations
 
+import ctypes
+import os
+import sys
+import threading
+from collections.abc import Callable
 from time import monotonic
+from types import FrameType
 
-from spoiler.model.errors import RoundTooLong
+from spoiler.model.errors import RoundTooLong, Runaway, Running
 from spoiler.model.state import GameState
 
 #: A round may take this many engine steps (a usual round takes under a hundred) and this
@@ -19,6 +35,15 @@ from spoiler.model.state import GameState
 MAX_ROUND_STEPS = 100_000
 MAX_ROUND_SECONDS = 10.0
 _STEP_CHUNK = 1000  # steps between two looks at the clock
+#: ``_decided_at`` while a player decides: their thinking is no effect running away.
+DECIDING = float("inf")
+#: The watchdog looks again at least this often (s), and raises again this long after it
+#: raised in a round that goes on.
+_LOOK = 1.0
+_AGAIN = 0.25
+#: The watchdog lets the engine's own look at the clock (every thousand steps) go first, so
+#: that code which calls the engine is stopped by the engine, at a step, not mid-bytecode.
+_GRACE = 0.05
 
 
 class Guard:
@@ -52,28 +77,153 @@ class Guard:
         self._steps = _STEP_CHUNK
         self._steps_done = 0
         self._decided_at = monotonic()
-        self._runaway = ""
+        #: Set once the round ran away: the error every later step raises again.
+        self._runaway: RoundTooLong | None = None
 
     def _guard(self) -> None:
         """Every _STEP_CHUNK steps: stop a round past its limits with RoundTooLong. Once
         tripped it stays tripped, so code that swallows the error meets it again at once."""
         self._steps_done += _STEP_CHUNK - self._steps
         self._steps = _STEP_CHUNK
-        if not self._runaway:
+        if self._runaway is None:
             busy = monotonic() - self._decided_at
             if self._steps_done > self.max_round_steps:
                 why = f"over {self.max_round_steps:,} steps"
             elif busy > self.max_round_seconds:
-                why = f"{busy:.0f} s of card code with no player deciding anything"
+                why = f"{_seconds(busy)} of card code with no player deciding anything"
             else:
                 return
-            st = self.state
-            names = [p.name for p in st.players]
-            played = ", ".join(f"{names[p.player]}'s {p.card.name}" for p in st.plays)
-            when = f"round {st.round}" if st.round else "the game's start"
-            self._runaway = (
-                f"{when} ran past its limit ({why}): an effect that never ends? "
-                f"Cards played that round: {played or 'none'}. Seed {self.seed}."
-            )
+            self._runaway = self._ran_away(why, sys._getframe(1))
+            self._restart_clock()  # the watchdog looks again only if the round goes on
         self._steps = 1  # tripped: the next step raises again
-        raise RoundTooLong(self._runaway)
+        raise self._again()
+
+    def _restart_clock(self) -> None:
+        """Tripped: the clock set to run out again in _AGAIN s, for the watchdog to raise
+        again if the round is still running then (code that swallowed the error)."""
+        self._decided_at = monotonic() - self.max_round_seconds + _AGAIN
+
+    def _again(self) -> RoundTooLong:
+        assert self._runaway is not None
+        runaway = self._runaway
+        return RoundTooLong(str(runaway), runaway.running, runaway.why)
+
+    def _ran_away(self, why: str, frame: FrameType | None) -> RoundTooLong:
+        """The error of a round past its limit (``why``), naming the code running in
+        ``frame`` (see ``_running``), the cards played in the round and the seed."""
+        st = self.state
+        names = [p.name for p in st.players]
+        played = ", ".join(f"{names[p.player]}'s {p.card.name}" for p in st.plays)
+        when = f"round {st.round}" if st.round else "the game's start"
+        running = self._running(frame)
+        where = f" in {running}" if str(running) else ""
+        return RoundTooLong(
+            f"{when} ran past its limit ({why}){where}: an effect that never ends? "
+            f"Cards played that round: {played or 'none'}. Seed {self.seed}.",
+            running,
+            why,
+        )
+
+    def _running(self, frame: FrameType | None) -> Running:
+        """Whose code runs in ``frame`` and its callers (a card, a hook, an effect), as far
+        as this part knows (the hooks part knows)."""
+        return Running()
+
+    def _watched(self, step: Callable[[], None]) -> None:
+        """Run ``step()`` (a round, or the game's start) watched by the watchdog; a Runaway it
+        raised becomes this round's RoundTooLong."""
+        _watch(self)
+        try:
+            try:
+                step()
+            finally:
+                _unwatch(self)
+        except Runaway:
+            if self._runaway is None:  # (cannot happen: it is set before raising)
+                self._runaway = self._ran_away("stopped", None)
+            raise self._again() from None
+
+
+def _seconds(busy: float) -> str:
+    return f"{busy:.1f} s"
+
+
+# -- the watchdog ----------------------------------------------------------------------------
+#: The games whose rounds are running, by id: (the thread running it, the game).
+_games: dict[int, tuple[int, Guard]] = {}
+_lock = threading.Lock()
+_wake = threading.Condition(_lock)
+_thread: threading.Thread | None = None
+_idle = False  # the watchdog sleeps with nothing to watch (until notified)
+
+
+def _watch(game: Guard) -> None:
+    global _thread
+    with _lock:
+        _games[id(game)] = (threading.get_ident(), game)
+        if _thread is None:
+            _thread = threading.Thread(target=_watchdog, name="spoiler-watchdog", daemon=True)
+            _thread.start()
+        elif _idle or game.max_round_seconds < _LOOK:
+            # Woken only when it sleeps with nothing to watch, or for a limit shorter than
+            # its look: waking it every round would cost a thread switch a round.
+            _wake.notify()
+
+
+def _unwatch(game: Guard) -> None:
+    with _lock:
+        entry = _games.pop(id(game), None)
+        if entry is not None and game._runaway is not None:
+            _raise_in(entry[0], None)  # raised but not yet delivered: it must not outlive us
+
+
+def _raise_in(thread_id: int, kind: type[BaseException] | None) -> None:
+    """Raise ``kind`` in the thread (None: take back one not yet delivered)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(thread_id), ctypes.py_object(kind) if kind is not None else None
+    )
+
+
+def _watchdog() -> None:
+    """The watchdog thread: sleeps while no round runs; else, at each game's deadline (and
+    at least every _LOOK s), stops the games past their limit."""
+    global _idle
+    with _lock:
+        while True:
+            if not _games:
+                _idle = True
+                _wake.wait()
+                _idle = False
+                continue
+            now = monotonic()
+            wait = _LOOK
+            frames = None
+            for thread_id, game in list(_games.values()):
+                busy = now - game._decided_at
+                limit = game.max_round_seconds
+                if busy <= limit + _GRACE:
+                    wait = min(wait, limit + _GRACE - busy + 0.001)
+                    continue
+                if game._runaway is None:
+                    frames = frames or sys._current_frames()
+                    why = f"{_seconds(busy)} of card code with no player deciding anything"
+                    game._runaway = game._ran_away(why, frames.get(thread_id))
+                game._steps = 1  # the engine's next step raises too
+                game._restart_clock()
+                _raise_in(thread_id, Runaway)
+                wait = min(wait, _AGAIN)
+            _wake.wait(wait)
+
+
+def _after_fork() -> None:
+    """A forked child (a process pool's worker) has no watchdog thread: it starts its own."""
+    global _thread, _lock, _wake, _idle
+    _games.clear()
+    _idle = False
+    _lock = threading.Lock()
+    _wake = threading.Condition(_lock)
+    _thread = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
-from spoiler.model.errors import CardError, GameError
+from spoiler.model.cards import Target
+from spoiler.model.errors import CardError, GameError, Running
 from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
 from spoiler.model.verbs import Ongoing, Play
 from spoiler.rules.guard import Guard
@@ -51,28 +53,41 @@ class Hooks(Log):
             )
             return None
 
+    def _running(self, frame: FrameType | None) -> Running:
+        return running_code(self, frame)
 
-def who_is_running(game: Hooks) -> str:
-    """Who is running code in ``game`` now, from the calling frames: the plugin whose hook
-    implementation it is (``plugin 'sudden' (in spoiler_round_start)``), else the card or
-    ongoing effect whose effect it is, else "something"."""
+
+def who_is_running(game: Hooks, frame: FrameType | None = None) -> str:
+    """Who is running code in ``game`` now, from the calling frames (or from ``frame`` and
+    its callers: another thread's): the plugin whose hook implementation it is
+    (``plugin 'sudden' (in spoiler_round_start)``), else the card or ongoing effect whose
+    effect it is, else "something"."""
+    return str(running_code(game, frame or inspect.currentframe())) or "something"
+
+
+def running_code(game: Hooks, frame: FrameType | None) -> Running:
+    """Whose code runs in ``frame`` or its callers: the innermost hook implementation of a
+    plugin, or card effect, or ongoing effect's handler."""
     impls = {
         impl.function.__code__: (impl.plugin_name, name)
         for name, caller in game.hooks.items()
         for impl in getattr(caller, "get_hookimpls", list)()  # (a plain function has none)
     }
-    frame = inspect.currentframe()
     while frame is not None:
         found = impls.get(frame.f_code)
         if found is not None:
-            return f"plugin {found[0]!r} (in {found[1]})"
+            return Running(plugin=found[0], hook=found[1])
         source = frame.f_locals.get("play", frame.f_locals.get("self"))
         if isinstance(source, Play):  # a card's effect: main(play), at_end(play) ...
-            return f"card {source.card.id!r}"
+            return Running(card=source.card.id)
         if isinstance(source, Ongoing):  # an ongoing effect's handler
-            return f"card {source.card.id!r}" if source.card else f"effect {source.name!r}"
+            if source.card:
+                return Running(card=source.card.id)
+            return Running(effect=source.name)
+        if isinstance(source, Target):  # a target kind's allows (in Target.candidates)
+            return Running(target=source.description)
         frame = frame.f_back
-    return "something"
+    return Running()
 
 
 def blame(caller: Any, exc: BaseException) -> str:

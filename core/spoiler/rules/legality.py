@@ -2,17 +2,21 @@
 
 The legal targets of a seat depend on public facts only (target kinds decide on seats and
 statuses), so the table of them is worked out once per line-up of statuses and shared by
-every game. ``_choosers`` is the one place that decides who selects in a round: the round
+every game; a kind that reads other facts (``Target(..., changing=True)``: counters, hand
+sizes) is worked out every time, and one whose ``allows`` raises allows no one (its cards are
+unplayable that round, and a ``target_failed`` event says so). ``_choosers`` is the one place that decides who selects in a round: the round
 asks them, and front ends read ``selecting()``.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 
 from spoiler.model.cards import Card, Target, targets_possible
-from spoiler.model.errors import IllegalChoice
+from spoiler.model.errors import CardError, IllegalChoice
+from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
 from spoiler.model.state import GameState, Status
 from spoiler.model.verbs import Play
 from spoiler.model.views import PlayerInfo, Selection
@@ -38,25 +42,54 @@ class Legality(Questions):
         """For each kind of target the game's cards use, the seats (a tuple) this player may
         choose.
 
-        A target kind sees only public facts, and decides on seats and statuses, so the table
-        is worked out once per line-up of statuses and shared: it is read-only."""
+        A target kind sees only public facts, and (unless it says ``changing=True``) decides
+        on seats and statuses, so the table is worked out once per line-up of statuses and
+        shared: it is read-only."""
         return self._legal_table()[seat]
 
     def _legal_table(self) -> tuple[Legal, ...]:
         players = self.state.players
-        key = (self._target_kinds, tuple([p.status for p in players]))
+        kinds = self._target_kinds
+        key = (kinds, tuple([p.status for p in players]))
         table = _LEGAL_TABLES.get(key)
         if table is None:
-            public = public_players(self.state, self._rank)  # target kinds never see a hand
-            table = _LEGAL_TABLES[key] = tuple(
-                [
-                    MappingProxyType(
-                        {kind: tuple(kind.candidates(me, public)) for kind in self._target_kinds}
-                    )
-                    for me in range(len(players))
-                ]
-            )
+            table, failed = _work_out(kinds, public_players(self.state, self._rank))
+            if failed:
+                self._targets_failed(failed)
+            elif not _changing(kinds):  # facts beyond statuses: worked out every time
+                _LEGAL_TABLES[key] = table
         return table
+
+    def _targets_failed(self, failed: dict[Target, str]) -> None:
+        """Target kinds whose ``allows`` raised: their cards are unplayable for the round;
+        an event names them (once a round), and a strict game stops."""
+        st = self.state
+        for kind, error in failed.items():
+            cards = [c for c in self.cards if kind in c.targets]
+            named = ", ".join(f"{c.name} ({c.set_name})" for c in cards) or "no card"
+            if self.strict:
+                raise CardError(
+                    f"{named}: the target kind {kind.description!r} failed in allows: {error}"
+                )
+            told = False
+            for event in reversed(st.log):
+                if event.round != st.round:
+                    break
+                if event.kind == "target_failed" and event.data.get("target") == kind.description:
+                    told = True
+                    break
+            if not told:
+                self._emit(
+                    "target_failed",
+                    None,
+                    cards[0].id if cards else None,
+                    {
+                        "target": kind.description,
+                        "cards": tuple([c.id for c in cards]),
+                        "sets": tuple(sorted({c.set_name for c in cards})),
+                        "error": error,
+                    },
+                )
 
     def playable(self, seat: int) -> list[Card]:
         """The cards in a player's hand they could legally select now."""
@@ -152,6 +185,31 @@ def public_players(state: GameState, rank: Mapping[int, int]) -> tuple[PlayerInf
             for p in state.players
         ]
     )
+
+
+def _work_out(kinds: frozenset[Target], public: tuple[PlayerInfo, ...]) -> tuple:
+    """The legal-target table (per seat, {kind: seats}) and the kinds whose ``allows``
+    raised ({kind: the error}; such a kind allows no one)."""
+    failed: dict[Target, str] = {}
+    rows = []
+    for me in range(len(public)):
+        row = {}
+        for kind in kinds:
+            try:
+                row[kind] = tuple(kind.candidates(me, public))
+            except Stop:
+                raise
+            except PLUGIN_FAILURES as exc:
+                row[kind] = ()
+                failed.setdefault(kind, f"{type(exc).__name__}: {exc}")
+        rows.append(MappingProxyType(row))
+    return tuple(rows), failed
+
+
+@functools.cache
+def _changing(kinds: frozenset[Target]) -> bool:
+    """Does any of these kinds read changing facts (``Target.changing``)?"""
+    return any(kind.changing for kind in kinds)
 
 
 #: Legal-target tables ({target kind: seats} per seat) by (target kinds, statuses), shared by

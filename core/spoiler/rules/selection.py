@@ -19,6 +19,7 @@ from spoiler.model.cards import Card
 from spoiler.model.errors import GameError, IllegalChoice
 from spoiler.model.verbs import Play
 from spoiler.model.views import PlayerInfo
+from spoiler.rules.guard import DECIDING
 from spoiler.rules.legality import Legal
 from spoiler.rules.projections import Projections
 
@@ -86,8 +87,9 @@ class Selecting(Projections):
             view = self.view(seat, error, public, legal, table, playable)
             if searches:  # an agent that searches gets a window on this moment
                 view.search = self._search_window(seat)
+            self._decided_at = DECIDING  # a player's thinking is no effect running away
             selection = agent.select(view)
-            self._decided_at = monotonic()  # a player's thinking is no effect running away
+            self._decided_at = monotonic()
             try:
                 return self.check_selection(seat, selection)
             except IllegalChoice as exc:

@@ -17,11 +17,12 @@ records play normal ones. ``tests/test_search.py`` checks that both give the sam
 from __future__ import annotations
 
 from collections.abc import Mapping
+from time import monotonic
 
 from spoiler.model.verbs import Play
 from spoiler.model.views import PlayerView
 from spoiler.rules.game import Game
-from spoiler.rules.guard import Guard
+from spoiler.rules.guard import DECIDING, Guard
 from spoiler.rules.legality import playable_cards
 
 
@@ -59,7 +60,9 @@ class FastGame(Game):
         view = LazyView(self, seat, legal, playable)
         if getattr(agent, "searches", False):
             view.search = self._search_window(seat)
+        self._decided_at = DECIDING  # (see Selecting._ask_agent)
         selection = agent.select(view)
+        self._decided_at = monotonic()
         targets = selection.targets
         if targets.__class__ is not tuple:
             targets = tuple(targets)
