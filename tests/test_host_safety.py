@@ -474,13 +474,16 @@ def test_a_player_who_floods_is_throttled_and_told_while_the_others_play_to_the_
 class Knocking:
     """A connection as Host.admit sees it."""
 
-    def __init__(self, source: str, username: str = ""):
-        self.source, self.username = source, username
+    def __init__(self, source: str, username: str = "", version: str | None = None):
+        self.source, self.username, self.version = source, username, version
         self.aborted = False
         self.conn = self
 
     def abort(self):
         self.aborted = True
+
+    def get_extra_info(self, name: str):
+        return self.version if name == "client_version" else None
 
 
 def door():
@@ -505,6 +508,22 @@ def test_a_few_connections_per_address_and_the_oldest_silent_one_makes_room():
         busy.logging_in[Knocking("10.0.0.1", username="mallory")] = None
     assert not busy.admit(Knocking("10.0.0.1"))  # nobody silent to make room
     assert busy.admit(Knocking("10.0.0.2"))
+
+
+def test_a_connection_in_its_key_exchange_is_never_made_room_of():
+    """A player coming back is in its key exchange (its version line sent, no name yet) for
+    a while on a loaded machine: silent sockets that arrive after it must not push it out.
+    (It did, and a rejoin under 200 idle sockets failed now and then.)"""
+    from spoiler_host.server import PER_SOURCE
+
+    host_ = door()
+    coming_back = Knocking("10.0.0.1", version="SSH-2.0-AsyncSSH_2.14")
+    host_.logging_in[coming_back] = None
+    for _ in range(3 * PER_SOURCE):
+        idle = Knocking("10.0.0.1")
+        if host_.admit(idle):
+            host_.logging_in[idle] = None
+    assert not coming_back.aborted
 
 
 def test_past_the_start_strangers_are_dropped_at_random_and_players_never():

@@ -70,6 +70,11 @@ class HostOptions:
     bot_time_limit: float | None = None  # --bot-time-limit
 
 
+def _silent(connection) -> bool:
+    """Has this connection not even sent its SSH version line yet (an idle socket)?"""
+    return not connection.username and not connection.conn.get_extra_info("client_version")
+
+
 class _Connection(asyncssh.SSHServer):
     """One client connection: its login, and at most one session (the game's screen)."""
 
@@ -364,7 +369,9 @@ class Host:
         coming back gets in however many strangers wait at the door."""
         same = [c for c in self.logging_in if c.source == conn.source]
         if len(same) >= PER_SOURCE:
-            idle = next((c for c in same if not c.username), None)
+            # Only a socket that has said nothing makes room: one in its key exchange (which
+            # takes a while on a loaded machine) may be a player coming back.
+            idle = next((c for c in same if _silent(c)), None)
             if idle is None:
                 return False
             idle.conn.abort()
