@@ -149,7 +149,7 @@ def test_sets_list_shows_a_broken_plugin_under_its_entry_point_name(broken):
     name, reason = broken
     result = run("sets", "list", "--json")
     assert result.exit_code == 0
-    rows = {row["name"]: row for row in json.loads(result.stdout)}
+    rows = {row["name"]: row for row in json.loads(result.stdout)["sets"]}
     assert rows[name] == {
         "name": name,
         "version": "0.3.1",
@@ -189,7 +189,7 @@ def test_sets_validate_fails_on_a_broken_plugin_and_names_it(broken):
             "reproduce": None,
         }
     ]
-    assert {s["name"]: s["problems"] for s in report["sets"]}["base"] == 0
+    assert {s["name"]: s["problems"] for s in report["sets"]}["base"] == []
 
 
 def test_sets_validate_of_a_broken_set_by_name_fails(broken):
@@ -237,7 +237,7 @@ def test_spoiler_plugins_lists_a_broken_plugin_with_its_reason(broken):
     name, reason = broken
     result = run("plugins", "--json")
     assert result.exit_code == 0
-    rows = {row["name"]: row for row in json.loads(result.stdout)}
+    rows = {row["name"]: row for row in json.loads(result.stdout)["plugins"]}
     assert rows[name]["status"] == "broken" and rows[name]["error"] == reason
     assert rows[name]["distribution"] == f"spoiler-{name}" and rows[name]["version"] == "0.3.1"
     assert rows["base"]["status"] == "ok"

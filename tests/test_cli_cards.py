@@ -138,7 +138,7 @@ def test_cards_list_with_an_unknown_set_suggests_the_closest():
     result = cards("list", "--set", "shelve")
     assert result.exit_code == 2
     assert result.stderr == (
-        "Error: no set named 'shelve'. Did you mean: shelf? Installed: other, shelf.\n"
+        "Error: no set named 'shelve' (did you mean 'shelf'? installed: other, shelf)\n"
     )
 
 
@@ -183,10 +183,10 @@ def test_an_unknown_card_gets_a_one_line_error_with_the_closest_names():
     result = cards("show", "Lanter")
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr == "Error: no card named 'Lanter'. Did you mean: Lantern?\n"
+    assert result.stderr == "Error: no card named 'Lanter' (did you mean 'Lantern'?)\n"
 
 
 def test_an_unknown_card_with_nothing_close_gets_no_suggestion():
     result = cards("show", "Zzyzx")
     assert result.exit_code == 2
-    assert result.stderr == "Error: no card named 'Zzyzx'.\n"
+    assert result.stderr == "Error: no card named 'Zzyzx'\n"

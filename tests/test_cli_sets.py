@@ -71,11 +71,11 @@ def run(*args, env=None):
 
 # -- sets list -------------------------------------------------------------------------------
 def test_sets_list_json_has_exactly_the_documented_keys():
-    """`sets list --json`: an array of objects with exactly name, version, distribution,
-    cards (int), status, error and warnings."""
+    """`sets list --json`: its "sets", an array of objects with exactly name, version,
+    distribution, cards (int), status, error and warnings."""
     result = run("sets", "list", "--json")
     assert result.exit_code == 0
-    rows = json.loads(result.stdout)
+    rows = json.loads(result.stdout)["sets"]
     keys = {"name", "version", "distribution", "cards", "status", "error", "warnings"}
     assert rows and all(set(r) == keys for r in rows)
     base = next(r for r in rows if r["name"] == "base")
@@ -86,7 +86,7 @@ def test_sets_list_json_has_exactly_the_documented_keys():
 def test_sets_list_shows_an_installed_expansion(installed):
     """An installed plugin's set is listed with its distribution and number of distinct cards."""
     installed(FakeEntryPoint("pebbles", SetPlugin(pebbles())))
-    rows = {r["name"]: r for r in json.loads(run("sets", "list", "--json").stdout)}
+    rows = {r["name"]: r for r in json.loads(run("sets", "list", "--json").stdout)["sets"]}
     assert rows["pebbles"] == {
         "name": "pebbles",
         "version": "2.0.0",
@@ -107,7 +107,7 @@ def test_sets_list_gives_the_reason_a_hook_is_never_called(installed):
             pass
 
     installed(FakeEntryPoint("forgetful", Forgetful(pebbles("forgetful"))))
-    rows = {r["name"]: r for r in json.loads(run("sets", "list", "--json").stdout)}
+    rows = {r["name"]: r for r in json.loads(run("sets", "list", "--json").stdout)["sets"]}
     warning = "spoiler_round_end is not marked @spoiler.hookimpl, so it is never called"
     assert rows["forgetful"]["status"] == "ok" and rows["forgetful"]["warnings"] == [warning]
     assert rows["base"]["warnings"] == []
@@ -120,7 +120,7 @@ def test_sets_list_shows_a_plugin_disabled_by_spoiler_plugins(installed):
     """SPOILER_PLUGINS="" loads the built-ins alone; the others are listed as disabled."""
     installed(FakeEntryPoint("pebbles", SetPlugin(pebbles())))
     result = run("sets", "list", "--json", env={"SPOILER_PLUGINS": ""})
-    rows = {r["name"]: r for r in json.loads(result.stdout)}
+    rows = {r["name"]: r for r in json.loads(result.stdout)["sets"]}
     assert rows["pebbles"]["status"] == "disabled"
     assert rows["pebbles"]["error"] == (
         "distribution 'spoiler-pebbles' is not listed in SPOILER_PLUGINS"
@@ -131,7 +131,7 @@ def test_sets_list_shows_a_plugin_disabled_by_spoiler_plugins(installed):
 def test_sets_list_lists_built_in_sets_first(installed):
     """Built-in sets come first, then the others by name."""
     installed(FakeEntryPoint("aardvark", SetPlugin(pebbles("aardvark"))))
-    rows = json.loads(run("sets", "list", "--json").stdout)
+    rows = json.loads(run("sets", "list", "--json").stdout)["sets"]
     assert rows[0]["name"] == "base" and rows[1]["name"] == "aardvark"
 
 
@@ -426,7 +426,7 @@ def test_plugins_json_lists_distribution_version_hooks_and_status(installed):
     """`spoiler plugins --json`: each plugin with its distribution, version, status, the
     bot kinds it brings and the hooks it implements."""
     installed(FakeEntryPoint("watcher", WatchingPlugin(pebbles("watched"))))
-    rows = {r["name"]: r for r in json.loads(run("plugins", "--json").stdout)}
+    rows = {r["name"]: r for r in json.loads(run("plugins", "--json").stdout)["plugins"]}
     assert rows["watcher"] == {
         "name": "watcher",
         "distribution": "spoiler-watcher",

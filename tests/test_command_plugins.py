@@ -230,7 +230,7 @@ def test_a_command_that_fails_to_import_is_reported_in_one_line(installed):
         "RuntimeError: no bracket today (see `spoiler plugins`)"
     ]
     assert run("sets", "list").exit_code == 0  # everything else still works
-    rows = {r["name"]: r for r in json.loads(run("plugins", "--json").stdout)}
+    rows = {r["name"]: r for r in json.loads(run("plugins", "--json").stdout)["plugins"]}
     assert rows["spoiler tournament"] == {
         "name": "spoiler tournament",
         "command": "tournament",
@@ -266,7 +266,7 @@ def test_a_clash_is_reported_and_neither_command_runs(installed):
     result = run("tournament")
     assert result.exit_code == 1 and "A tournament" not in result.stdout
     assert "command 'tournament' is claimed by spoiler-a and spoiler-b" in result.stderr
-    rows = {r["name"]: r for r in json.loads(run("plugins", "--json").stdout)}
+    rows = {r["name"]: r for r in json.loads(run("plugins", "--json").stdout)["plugins"]}
     assert rows["spoiler tournament (spoiler-a)"]["status"] == "broken"
     assert (
         "also claimed by distribution 'spoiler-a'"
@@ -278,7 +278,7 @@ def test_a_third_party_cannot_shadow_a_builtin_command(installed):
     installed(fake("play", tournament_app(), dist="spoiler-evil"))
     result = run("play", "--help")
     assert result.exit_code == 0 and "Play a game against bots" in result.stdout
-    rows = {r["name"]: r for r in json.loads(run("plugins", "--json").stdout)}
+    rows = {r["name"]: r for r in json.loads(run("plugins", "--json").stdout)["plugins"]}
     assert "belongs to the built-in command" in rows["spoiler play (spoiler-evil)"]["error"]
 
 
@@ -347,7 +347,7 @@ def test_a_command_plugin_installed_with_pip_is_listed_and_runs(tmp_path):
     assert "tournament  Tournaments of bots for Spoiler. (spoiler-tournament)" in listed.stdout
     played = spoiler("tournament", "--rounds", "2")
     assert played.returncode == 0 and played.stdout == "A tournament of 2 rounds.\n", played.stderr
-    rows = {r["name"]: r for r in json.loads(spoiler("plugins", "--json").stdout)}
+    rows = {r["name"]: r for r in json.loads(spoiler("plugins", "--json").stdout)["plugins"]}
     assert rows["spoiler tournament"]["version"] == "0.4.0"
     assert rows["spoiler tournament"]["status"] == "ok"
     left_out = spoiler("tournament", SPOILER_PLUGINS="")

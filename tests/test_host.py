@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 
 from spoiler import records
 from spoiler.cli import app
+from spoiler.installer import install_hint
 
 sys.path.insert(0, str(Path(__file__).parent))
 from scripted_player import PROMPTS, answer_for
@@ -984,7 +985,7 @@ def test_without_asyncssh_host_says_in_one_line_what_to_install(monkeypatch):
     result = CliRunner().invoke(app, ["host"])
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [
-        "Error: spoiler host needs asyncssh: install it with: pip install 'spoiler-game[host]'"
+        "Error: spoiler host needs asyncssh: install it with: " + install_hint("spoiler-game[host]")
     ]
 
 

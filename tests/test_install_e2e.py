@@ -69,7 +69,9 @@ def test_installing_an_expansion_adds_its_cards_and_uninstalling_removes_them(tm
 
     run(*pip, "install", "--quiet", "--no-index", "--find-links", wheels, "spoiler-chrono")
     spoiler = venv / "bin" / "spoiler"
-    listed = {s["name"]: s for s in json.loads(run(spoiler, "sets", "list", "--json").stdout)}
+    listed = {
+        s["name"]: s for s in json.loads(run(spoiler, "sets", "list", "--json").stdout)["sets"]
+    }
     assert (
         listed["chrono"]["status"] == "ok" and listed["chrono"]["distribution"] == "spoiler-chrono"
     )
@@ -93,5 +95,5 @@ def test_installing_an_expansion_adds_its_cards_and_uninstalling_removes_them(tm
     )
 
     run(*pip, "uninstall", "--quiet", "--yes", "spoiler-chrono")
-    listed = {s["name"] for s in json.loads(run(spoiler, "sets", "list", "--json").stdout)}
+    listed = {s["name"] for s in json.loads(run(spoiler, "sets", "list", "--json").stdout)["sets"]}
     assert "chrono" not in listed and "base" in listed

@@ -60,7 +60,9 @@ def test_new_set_writes_a_complete_distribution(tmp_path):
     assert project["entry-points"]["spoiler"] == {"heist": "spoiler_heist"}
     assert project["dependencies"] == [scaffold.spoiler_range()]
     assert 'api=">=1,<2"' in (folder / "src/spoiler_heist/__init__.py").read_text()
-    assert "cd spoiler-heist && pip install" in result.stdout
+    from spoiler.installer import install_hint
+
+    assert f"cd spoiler-heist && {install_hint('.[test]', editable=True)}" in result.stdout
 
 
 def test_new_set_writes_a_license_a_gitignore_and_a_ci_workflow():

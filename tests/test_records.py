@@ -28,6 +28,7 @@ from spoiler.cli import app, common
 from spoiler.cli.records import save_stopped
 from spoiler.cli.screen import Screen
 from spoiler.engine import Game, Seat
+from spoiler.installer import install_hint
 from spoiler.session.recording import play_command
 
 BUILTINS_ONLY = {"SPOILER_PLUGINS": ""}
@@ -586,7 +587,8 @@ HAND_EDITS = [
     (
         "sets, another version",
         lambda d: d["sets"][0].update(version="9.9.9"),
-        "sets: set 'base' was 9.9.9 in this game, but 1.0.0 is installed (pip install spoiler-game==",
+        "sets: set 'base' was 9.9.9 in this game, but 1.0.0 is installed ("
+        + install_hint("spoiler-game==").rstrip("="),
     ),
     (
         "sets, not installed",
@@ -598,7 +600,7 @@ HAND_EDITS = [
                 "distribution_version": "2.0.0",
             }
         ),
-        "sets: set 'nebula' 2.0.0 is not installed (pip install spoiler-nebula==2.0.0)",
+        f"sets: set 'nebula' 2.0.0 is not installed ({install_hint('spoiler-nebula==2.0.0')})",
     ),
     ("sets, empty", lambda d: d.update(sets=[]), "sets: the game has no card set"),
     ("sets[1].name", lambda d: d["sets"][0].pop("name"), "sets[1].name: missing"),

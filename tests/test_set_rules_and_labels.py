@@ -84,6 +84,7 @@ def test_sets_show_tells_a_sets_rules_and_cards(everything):
     assert "Hourglass" in result.stdout and "Gain 2 time tokens." in result.stdout
     shown = json.loads(run("sets", "show", "chrono", "--json").stdout)
     assert set(shown) == {
+        "schema", "spoiler_game",
         "name", "title", "version", "distribution", "description", "rules", "labels", "cards"
     }  # fmt: skip
     assert shown["labels"]["chrono:hourglass-rule"] == "the Hourglass rule"

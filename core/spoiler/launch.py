@@ -18,3 +18,11 @@ def main() -> None:
     except KeyboardInterrupt as exc:
         sys.stderr.write("\n")
         raise SystemExit(interrupts.exit_code(exc)) from None
+    except SystemExit:
+        try:  # what is left to write, written now: a reader gone is a broken pipe too
+            sys.stdout.flush()
+        except BrokenPipeError:
+            from spoiler.commands.group import quiet_broken_pipe
+
+            raise SystemExit(quiet_broken_pipe()) from None
+        raise

@@ -16,13 +16,13 @@ from spoiler.commands.common import (
     bot_settings,
     fail,
 )
+from spoiler.commands.completion import complete_sets
 from spoiler.commands.group import command_app, examples
 
 app = command_app()
 
 #: The exit code of a game the host stopped with Ctrl-C, as ``spoiler play`` uses.
 INTERRUPTED = 130
-INSTALL_HINT = "spoiler host needs asyncssh: install it with: pip install 'spoiler-game[host]'"
 
 
 @app.command(
@@ -59,11 +59,13 @@ def host(
         metavar="S",
         help=f"{BOT_TIME_LIMIT_HELP} The record keeps it for resume.",
     ),
-    sets: str | None = typer.Option(
+    sets: list[str] | None = typer.Option(
         None,
         "--sets",
         metavar="NAMES",
-        help="Card sets to play with, comma-separated. Default: every set installed here.",
+        help="Card sets to play with, comma-separated or repeated. Default: every set "
+        "installed here.",
+        autocompletion=complete_sets,
     ),
     seed: int | None = typer.Option(
         None,
@@ -138,14 +140,18 @@ def host(
         fail(f"--wait must be from 0 to 86400 seconds, not {wait:g}")
     if not (turn_time == 0 or 1 <= turn_time <= 24 * 3600):
         fail(f"--turn-time must be 0 (no limit) or from 1 to 86400 seconds, not {turn_time:g}")
-    set_names = [s.strip() for s in sets.split(",") if s.strip()] if sets is not None else None
-    if sets is not None and not set_names:
-        fail("--sets is empty; name at least one set (see `spoiler sets list`)")
+    from spoiler.commands.common import names_of
+
+    set_names = names_of(sets, "--sets")
     bot_options, time_limit = bot_settings(bot_option, think, bot_time_limit)
     try:
         import asyncssh  # noqa: F401
     except ImportError:
-        fail(INSTALL_HINT, 1)
+        from spoiler.installer import install_hint
+
+        fail(
+            f"spoiler host needs asyncssh: install it with: {install_hint('spoiler-game[host]')}", 1
+        )
 
     from spoiler.agents.options import OptionError
     from spoiler.commands import common

@@ -14,12 +14,12 @@ from spoiler.commands.common import (
     bot_settings,
     console,
     fail,
+    names_of,
 )
+from spoiler.commands.completion import complete_bots, complete_sets
 from spoiler.commands.group import command_app, examples
 
 app = command_app()
-
-INSTALL_HINT = "spoiler ladder needs OpenSkill: pip install 'spoiler-game[ladder]'"
 
 
 @app.command(
@@ -32,17 +32,23 @@ INSTALL_HINT = "spoiler ladder needs OpenSkill: pip install 'spoiler-game[ladder
     ),
 )
 def ladder(
-    bots: str = typer.Option(
-        "random,greedy,expert",
+    bots: list[str] = typer.Option(
+        ["random,greedy,expert"],
         "--bots",
         metavar="KINDS",
-        help="The bot kinds to rate, comma-separated, at least two: installed kinds, exec:COMMAND, "
-        "or a kind with options of its own, which win over --bot-option (expert@think=800).",
+        help="The bot kinds to rate, comma-separated or repeated, at least two: installed kinds, "
+        "exec:COMMAND, or a kind with options of its own, which win over --bot-option "
+        "(expert@think=800).",
+        autocompletion=complete_bots,
     ),
     games: int = typer.Option(200, "--games", metavar="N", help="Number of games."),
     players: int = typer.Option(4, "--players", metavar="N", help="Players per game, 2 to 8."),
-    sets: str | None = typer.Option(
-        None, "--sets", metavar="NAMES", help="Card sets, comma-separated. Default: all installed."
+    sets: list[str] | None = typer.Option(
+        None,
+        "--sets",
+        metavar="NAMES",
+        help="Card sets, comma-separated or repeated. Default: all installed.",
+        autocompletion=complete_sets,
     ),
     seed: int = typer.Option(
         0, "--seed", metavar="N", help="Seed of the schedule and of every game."
@@ -76,9 +82,7 @@ def ladder(
     from spoiler.rules.game import MAX_PLAYERS, MIN_PLAYERS
     from spoiler.session import simulate as sim
 
-    kinds = [k.strip() for k in bots.split(",")]
-    if not all(kinds):
-        fail(f"--bots {bots!r} has an empty kind; separate kinds with commas")
+    kinds = names_of(bots, "--bots", "kind", unique=False) or []
     twice = sorted({k for k in kinds if kinds.count(k) > 1})
     if twice:
         fail(f"--bots names {twice[0]!r} twice; name each kind once (it may take several seats)")
@@ -88,11 +92,8 @@ def ladder(
         fail(f"--games must be at least 1, not {games}")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         fail(f"Spoiler is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
-    set_names = None
-    if sets is not None:
-        set_names = tuple(dict.fromkeys(s.strip() for s in sets.split(",") if s.strip()))
-        if not set_names:
-            fail("--sets is empty; name at least one set (see `spoiler sets list`)")
+    listed = names_of(sets, "--sets")
+    set_names = tuple(listed) if listed is not None else None
     if jobs is not None and jobs < 1:
         fail(f"--jobs must be at least 1, not {jobs}")
     if jobs is not None and cluster is not None:
@@ -100,7 +101,11 @@ def ladder(
     try:
         import openskill  # noqa: F401
     except ImportError:
-        fail(INSTALL_HINT)
+        from spoiler.installer import install_hint
+
+        fail(
+            f"spoiler ladder needs OpenSkill: install it with: {install_hint('spoiler-game[ladder]')}"
+        )
     from spoiler_ladder import rating
 
     options, time_limit = bot_settings(bot_option, think, bot_time_limit)
@@ -120,9 +125,9 @@ def ladder(
         fail(f"{line}; no rating is made of a part", exit_code(summaries))
     figures = rating.figures(plan, summaries, names)
     if as_json:
-        import json
+        from spoiler.commands.common import print_json
 
-        typer.echo(json.dumps(figures, indent=2))
+        print_json(figures)
     else:
         print_ladder(figures)
 

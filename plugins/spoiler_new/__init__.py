@@ -55,11 +55,13 @@ def new_set(
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot write {directory or 'spoiler-' + name}: {exc.strerror or exc}")
+    from spoiler.installer import install_hint, python_hint
+
     out = console()
     out.print(f"Wrote the {name} set to {folder}/. Next:", markup=False)
     for line in (
-        f'cd {folder} && pip install -e ".[test]"',
-        "python -m pytest",
+        f"cd {folder} && {install_hint('.[test]', editable=True)}",
+        f"{python_hint()} -m pytest",
         f"spoiler sets validate {name}",
         f"spoiler play --sets base,{name}",
     ):

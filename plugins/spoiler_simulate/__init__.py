@@ -16,7 +16,9 @@ from spoiler.commands.common import (
     console,
     err_console,
     fail,
+    names_of,
 )
+from spoiler.commands.completion import complete_bots, complete_sets
 from spoiler.commands.group import command_app, examples
 
 app = command_app()
@@ -45,16 +47,21 @@ def simulate(
     players: int | None = typer.Option(
         None, "--players", metavar="N", help="Players per game. Default: 4, or one per --bots kind."
     ),
-    bots: str = typer.Option(
-        "random",
+    bots: list[str] = typer.Option(
+        ["random"],
         "--bots",
         metavar="KINDS",
-        help="Bot kinds: one for every seat, or one per seat, comma-separated "
+        help="Bot kinds: one for every seat, or one per seat, comma-separated or repeated "
         "(e.g. expert,greedy,greedy,greedy). A kind may carry options of its own, which win "
         "over --bot-option: expert@think=800.",
+        autocompletion=complete_bots,
     ),
-    sets: str | None = typer.Option(
-        None, "--sets", metavar="NAMES", help="Card sets, comma-separated. Default: all installed."
+    sets: list[str] | None = typer.Option(
+        None,
+        "--sets",
+        metavar="NAMES",
+        help="Card sets, comma-separated or repeated. Default: all installed.",
+        autocompletion=complete_sets,
     ),
     seed: int | None = typer.Option(
         None,
@@ -101,18 +108,13 @@ def simulate(
     Ctrl-C stops the run and prints the figures of the games finished (partial)."""
     from spoiler.session import simulate as sim
 
-    kinds = tuple(k.strip() for k in bots.split(","))
-    if not all(kinds):
-        fail(f"--bots {bots!r} has an empty kind; separate kinds with commas")
+    kinds = tuple(names_of(bots, "--bots", "kind", unique=False) or ())
     if len(kinds) == 1:
         kinds = kinds * (players if players is not None else 4)
     elif players is not None and players != len(kinds):
         fail(f"--bots names {len(kinds)} seats but --players is {players}")
-    set_names = None
-    if sets is not None:
-        set_names = tuple(dict.fromkeys(s.strip() for s in sets.split(",") if s.strip()))
-        if not set_names:
-            fail("--sets is empty; name at least one set (see `spoiler sets list`)")
+    listed = names_of(sets, "--sets")
+    set_names = tuple(listed) if listed is not None else None
     if jobs is not None and jobs < 1:
         fail(f"--jobs must be at least 1, not {jobs}")
     if jobs is not None and cluster is not None:
@@ -158,9 +160,9 @@ def simulate(
     if summaries.partial:
         figures["games_planned"] = summaries.planned
     if as_json:
-        import json
+        from spoiler.commands.common import print_json
 
-        typer.echo(json.dumps(figures, indent=2))
+        print_json(figures)
     else:
         print_figures(figures)
     if line is not None:
@@ -231,7 +233,10 @@ def _connect(address: str, local: dict, names: list[str]):
     try:
         from distributed import Client
     except ImportError:
-        fail("--cluster needs Dask distributed: pip install 'spoiler-game[cluster]'")
+        from spoiler.installer import install_hint
+
+        hint = install_hint("spoiler-game[cluster]")
+        fail(f"--cluster needs Dask distributed: install it with: {hint}")
     from spoiler_simulate.cluster import AddressError, check_address
 
     try:

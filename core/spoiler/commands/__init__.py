@@ -14,7 +14,7 @@ app = typer.Typer(
     cls=RootGroup,
     name="spoiler",
     help="Spoiler: the card game where everyone plays at once and priority decides. "
-    "Play against bots or friends, and add card sets with pip.",
+    "Play against bots or friends, and add card sets with spoiler install.",
     # Plain help: Typer's rich help imports a Markdown parser and costs twice its own
     # start-up (see benchmarks/startup.py); output from the commands is rich as ever.
     rich_markup_mode=None,

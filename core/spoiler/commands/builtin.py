@@ -50,6 +50,14 @@ BUILTIN = {
     ),
     "plugins": (
         "spoiler.commands.plugins:app",
-        "List the plugins: their commands, sets, bot kinds, hooks and status.",
+        "List the plugins: their commands, sets, bots, hooks and status.",
+    ),
+    "install": (
+        "spoiler_install:install_app",
+        "Add expansions, with the installer of spoiler's environment.",
+    ),
+    "uninstall": (
+        "spoiler_install:uninstall_app",
+        "Remove expansions, with the installer of spoiler's environment.",
     ),
 }

@@ -2,9 +2,10 @@
 
 import typer
 
-from spoiler.commands.common import console, fail
+from spoiler.commands.common import console, fail, print_json
+from spoiler.commands.completion import complete_cards, complete_sets
 from spoiler.commands.group import SpoilerGroup, command_app, examples, help_when_bare
-from spoiler.console.cards import card_panel, needs, suggestion
+from spoiler.console.cards import card_panel, needs
 
 cards_app = command_app(
     cls=SpoilerGroup,
@@ -22,36 +23,79 @@ def _cards(ctx: typer.Context) -> None:
     help_when_bare(ctx)
 
 
-def _usable_sets(set_name: str | None):
+def _usable_sets(set_names: list[str] | None):
     from spoiler.commands import common
+    from spoiler.names import EmptyName, split, unknown
 
     registry = common.load_registry()
     sets = registry.sets
-    if set_name is None:
+    try:
+        wanted = split(set_names, "set")
+    except EmptyName as exc:
+        fail(f"--set {exc}")
+    if wanted is None:
         return [sets[name] for name in sorted(sets)]
-    if set_name not in sets:
-        info = next((i for i in registry.set_infos if i.name == set_name), None)
-        if info is not None:
-            fail(f"set {set_name!r} is {info.status}: {info.error}")
-        fail(
-            f"no set named {set_name!r}.{suggestion(set_name, sets)} "
-            f"Installed: {', '.join(sorted(sets)) or 'none'}."
-        )
-    return [sets[set_name]]
+    for set_name in wanted:
+        if set_name not in sets:
+            info = next((i for i in registry.set_infos if i.name == set_name), None)
+            if info is not None:
+                fail(f"set {set_name!r} is {info.status}: {info.error}")
+            fail(unknown("set named", set_name, sets))
+    return [sets[name] for name in wanted]
 
 
-@cards_app.command("list", epilog=examples("spoiler cards list", "spoiler cards list --set base"))
+def card_dict(card) -> dict:
+    """A card as ``cards list --json`` and ``cards show --json`` give it (docs/json.md)."""
+    from spoiler.console.cards import timing
+
+    return {
+        "id": card.id,
+        "name": card.name,
+        "set": card.set_name,
+        "copies": card.copies,
+        "text": card.text,
+        "targets": [t.description for t in card.targets],
+        "ask": card.ask.prompt if card.ask is not None else None,
+        "acts": timing(card),
+        "rulings": list(card.rulings),
+    }
+
+
+@cards_app.command(
+    "list",
+    epilog=examples(
+        "spoiler cards list", "spoiler cards list --set base,chrono", "spoiler cards list --json"
+    ),
+)
 def list_cards(
-    set_name: str | None = typer.Option(
-        None, "--set", metavar="NAME", help="Only this set's cards."
+    set_names: list[str] | None = typer.Option(
+        None,
+        "--set",
+        metavar="NAMES",
+        help="Only these sets' cards (comma-separated or repeated).",
+        autocompletion=complete_sets,
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print a JSON object instead of a table (docs/json.md)."
     ),
 ) -> None:
-    """List the cards of every installed set, or of one set.
+    """List the cards of every installed set, or of some sets.
 
     Each card with its set, its copies in the deck, what it asks for and its text."""
     from spoiler.console.columns import Column, render
 
-    card_sets = _usable_sets(set_name)
+    card_sets = _usable_sets(set_names)
+    if as_json:
+        print_json(
+            {
+                "cards": [
+                    card_dict(card)
+                    for card_set in card_sets
+                    for card in sorted(card_set.cards, key=lambda c: c.name.lower())
+                ]
+            }
+        )
+        return
     columns = [Column("Card"), Column("Set"), Column("Copies", right=True)]
     columns += [Column("You choose", wrap=1), Column("Text", wrap=2)]
     rows = [
@@ -69,15 +113,28 @@ def list_cards(
 )
 def show_card(
     name: str = typer.Argument(
-        ..., metavar="NAME", help="A card's name (any case), or its id (set:card)."
+        ...,
+        metavar="NAME",
+        help="A card's name (any case), or its id (set:card).",
+        autocompletion=complete_cards,
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print a JSON object instead (docs/json.md)."
     ),
 ) -> None:
-    """Show one card: its text, what it asks for, when it acts, its rulings."""
+    """Show one card: its text, what it asks for, when it acts, its rulings.
+
+    Cards of the same name in two sets are both shown."""
     card_sets = _usable_sets(None)
     cards = [c for s in card_sets for c in s.cards]
     wanted = name.strip().lower()
     found = [c for c in cards if c.name.lower() == wanted or c.id == wanted]
     if not found:
-        fail(f"no card named {name!r}.{suggestion(name, sorted({c.name for c in cards}))}")
+        from spoiler.names import unknown
+
+        fail(unknown("card named", name, {c.name for c in cards}, listed=False))
+    if as_json:
+        print_json({"cards": [card_dict(card) for card in found]})
+        return
     for card in found:
         console().print(card_panel(card, console().width))

@@ -29,17 +29,26 @@ _TRAILING_SPACES = re.compile(r" +\n")
 
 
 @functools.cache
-def console():
+def _console_class():
     from rich.console import Console
 
-    return Console(highlight=False, file=_Stdout())  # type: ignore[arg-type]  # a text stream
+    class PipedConsole(Console):
+        def on_broken_pipe(self) -> None:
+            # rich exits 1 here; the command ends as any broken pipe does (BROKEN_PIPE).
+            self.quiet = True
+            raise BrokenPipeError
+
+    return PipedConsole
+
+
+@functools.cache
+def console():
+    return _console_class()(highlight=False, file=_Stdout())
 
 
 @functools.cache
 def err_console():
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False)
+    return _console_class()(stderr=True, highlight=False)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -55,18 +64,64 @@ def fail(message: str, code: int = 2) -> NoReturn:
 STATUS_STYLE = {"ok": "green", "broken": "bold red", "disabled": "yellow"}
 
 
-def print_json(data) -> None:
-    """A command's ``--json`` answer, on stdout."""
+#: The layout of every ``--json`` answer, which each carries as ``"schema"`` (docs/json.md):
+#: raised when a key changes its meaning or type, or goes away (a new key does not raise it).
+JSON_SCHEMA = 1
+
+
+def print_json(data: dict) -> None:
+    """A command's ``--json`` answer, on stdout: one object, which says its schema version
+    and the spoiler-game that made it before its own keys."""
     import json
 
-    typer.echo(json.dumps(data, indent=2))
+    from spoiler import __version__
+
+    typer.echo(json.dumps({"schema": JSON_SCHEMA, "spoiler_game": __version__, **data}, indent=2))
+
+
+def names_of(values, option: str, what: str = "set", unique: bool = True) -> list[str] | None:
+    """The names an option that takes a list was given, repeated or comma-separated alike
+    (None when it was not given); none, or an empty one, is a usage error."""
+    from spoiler.names import EmptyName, split
+
+    try:
+        return split(values, what, unique)
+    except EmptyName as exc:
+        fail(f"{option} {exc}")
 
 
 def load_registry():
-    """Load the plugins (never raises for a broken plugin: it is recorded instead)."""
+    """Load the plugins (never raises for a broken plugin: it is recorded instead). A name
+    in SPOILER_PLUGINS that no installed plugin distribution has is warned about."""
     from spoiler import plugins
 
-    return plugins.load()
+    registry = plugins.load()
+    for line in unknown_allowed():
+        err_console().print(f"Warning: {line}", markup=False, highlight=False, soft_wrap=True)
+    return registry
+
+
+def unknown_allowed() -> tuple[str, ...]:
+    """One line for each name in SPOILER_PLUGINS that is no installed distribution with
+    plugins or commands, with the closest that is."""
+    import os
+
+    from spoiler import entrypoints
+    from spoiler.names import did_you_mean
+
+    allowed = entrypoints.allowlist(os.environ)
+    if not allowed:
+        return ()
+    there = {
+        ep.distribution
+        for group in ("spoiler", "spoiler.commands")
+        for ep in entrypoints.installed(group)
+    } - {entrypoints.CORE_DISTRIBUTION}
+    return tuple(
+        f"SPOILER_PLUGINS names {name!r}, which is no installed plugin distribution "
+        f"({did_you_mean(name, there)}installed: {', '.join(sorted(there)) or 'none'})"
+        for name in sorted(allowed - there)
+    )
 
 
 # -- bot options, as play, host, simulate and ladder take them --------------------------------

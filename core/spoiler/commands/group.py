@@ -10,22 +10,37 @@ from collections.abc import Mapping, MutableMapping
 import typer
 from typer.core import TyperGroup
 
-try:  # Typer 0.28 carries its own copy of click; earlier ones depend on click itself.
-    from typer._click import exceptions as click_exceptions
-except ImportError:  # pragma: no cover
-    from click import exceptions as click_exceptions  # type: ignore[no-redef,unused-ignore]
+#: The exit code of a command whose output was cut off (``spoiler cards list | head -1``):
+#: 128 + SIGPIPE, as a shell reports a program that a closed pipe stopped (docs/cli.md).
+BROKEN_PIPE = 141
 
 
 def _caught(name: str) -> tuple:
-    """click's exception ``name``: Typer's copy of click's (Typer 0.28 keeps ``Abort`` and
-    ``Exit`` in ``typer`` itself, not beside the others), and click's own too once a command
-    plugin written with click itself has imported it."""
-    found: list[type] = []
-    for module in (click_exceptions, typer, sys.modules.get("click.exceptions")):
+    """click's exception ``name`` (``UsageError``, ``ClickException``, ``Abort``, ``Exit``)
+    as the running Typer raises it, and click's own too once a command plugin written with
+    click itself has imported it. Typer 0.26 and later carry their own copy of click, earlier
+    ones use click; either way the public ``typer.BadParameter`` is that click's
+    BadParameter, whose bases are its UsageError and ClickException, and Typer 0.28 keeps
+    ``Abort`` and ``Exit`` in ``typer`` itself (so nothing private of Typer is imported)."""
+    found = [c for c in typer.BadParameter.__mro__ if c.__name__ == name]
+    for module in (typer, sys.modules.get("click")):
         exception = getattr(module, name, None)
-        if exception is not None and exception not in found:
+        if isinstance(exception, type) and exception not in found:
             found.append(exception)
     return tuple(found)
+
+
+def quiet_broken_pipe() -> int:
+    """After a write to a closed pipe: send what is left to os.devnull (so that Python's
+    last flush does not complain), and return BROKEN_PIPE."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (a test's captured one)
+        pass
+    return BROKEN_PIPE
 
 
 def help_when_bare(ctx: typer.Context) -> None:
@@ -88,9 +103,18 @@ class SpoilerGroup(TyperGroup):
         except _caught("Abort"):
             typer.echo(err=True)
             sys.exit(130)
-        except _caught("Exit") as exc:  # a click command's own ctx.exit(), as click ends it
+        except (typer.Exit, *_caught("Exit")) as exc:  # a click command's own ctx.exit()
             sys.exit(exc.exit_code)
+        except BrokenPipeError:
+            sys.exit(quiet_broken_pipe())
         sys.exit(code if isinstance(code, int) else 0)
+
+    def invoke(self, ctx):
+        # Typer turns a broken pipe into exit code 1; ours is BROKEN_PIPE, and quiet.
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise typer.Exit(quiet_broken_pipe()) from None
 
 
 def usage_error(exc) -> int:

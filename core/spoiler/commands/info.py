@@ -4,6 +4,7 @@ import typer
 
 from spoiler.commands import common
 from spoiler.commands.common import console
+from spoiler.commands.completion import complete_sets
 from spoiler.commands.group import command_app, examples
 
 app = command_app()
@@ -39,13 +40,16 @@ def set_rules_text(names: list[str] | None) -> str:
     return "\n".join(parts)
 
 
-@app.command(epilog=examples("spoiler rules", "spoiler rules --set chrono", "spoiler rules | less"))
+@app.command(
+    epilog=examples("spoiler rules", "spoiler rules --set chrono,mirror", "spoiler rules | less")
+)
 def rules(
-    sets: list[str] = typer.Option(
-        [],
+    sets: list[str] | None = typer.Option(
+        None,
         "--set",
-        metavar="NAME",
-        help="Show only the rules this installed set adds (may be repeated).",
+        metavar="NAMES",
+        help="Show only the rules these installed sets add (comma-separated or repeated).",
+        autocompletion=complete_sets,
     ),
 ) -> None:
     """Show the rules, and the rulings on what they leave open.
@@ -55,8 +59,9 @@ def rules(
     rules. On a terminal the rules open in a pager (q to leave it)."""
     from rich.markdown import Markdown
 
-    if sets:
-        text = set_rules_text(sets)
+    set_names = common.names_of(sets, "--set")
+    if set_names:
+        text = set_rules_text(set_names)
     else:
         added = set_rules_text(None)
         text = rules_text() + (f"\n# Rules the installed sets add\n\n{added}" if added else "")

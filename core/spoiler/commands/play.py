@@ -19,6 +19,7 @@ from spoiler.commands.common import (
     bot_settings,
     fail,
 )
+from spoiler.commands.completion import complete_bots, complete_records, complete_sets
 from spoiler.commands.group import command_app, examples
 from spoiler.console.game import reader_for, run_game, save_stopped, seat_players
 from spoiler.session.seating import TableError, new_game, table_of
@@ -32,7 +33,7 @@ INTERRUPTED = 130
 @app.command(
     epilog=examples(
         "spoiler play                          you against three greedy bots",
-        "spoiler play --bots 1                 a duel against one bot",
+        "spoiler play --players You --bots 1   a duel against one bot",
         "spoiler play --players ann,bo         two humans at one keyboard",
         "spoiler play --bots 4 --delay 0.5     watch four bots play",
         "spoiler play --sets base --seed 12    the base set only, a set seed",
@@ -53,13 +54,15 @@ def play(
         metavar="N",
         help="Number of bots. Without --players, watch N bots play each other.",
     ),
-    bot: str = typer.Option(
-        "greedy",
+    bot: list[str] = typer.Option(
+        ["greedy"],
         "--bot",
         metavar="KIND",
         help="The kind of every bot: greedy (plays to win), expert (searches; the strongest) "
         "or random (any legal move), or a kind a plugin adds; `spoiler plugins` lists them all. "
-        'exec:COMMAND runs a program for each bot (docs/bots.md), e.g. "exec:python3 bot.py".',
+        'exec:COMMAND runs a program for each bot (docs/bots.md), e.g. "exec:python3 bot.py". '
+        "Several kinds (repeated or comma-separated) take the bots' seats in turn.",
+        autocompletion=complete_bots,
     ),
     bot_option: list[str] | None = typer.Option(
         None,
@@ -74,11 +77,12 @@ def play(
         metavar="S",
         help=f"{BOT_TIME_LIMIT_HELP} The record keeps it for resume.",
     ),
-    sets: str | None = typer.Option(
+    sets: list[str] | None = typer.Option(
         None,
         "--sets",
         metavar="NAMES",
-        help="Card sets to play with, comma-separated. Default: every installed set.",
+        help="Card sets to play with, comma-separated or repeated. Default: every installed set.",
+        autocompletion=complete_sets,
     ),
     seed: int | None = typer.Option(
         None,
@@ -101,6 +105,7 @@ def play(
         metavar="FILE",
         help="Save the game to FILE (TOML) after every round, to replay or resume it later. "
         "FILE must not exist (see --force).",
+        autocompletion=complete_records,
     ),
     force: bool = typer.Option(
         False,
@@ -152,9 +157,8 @@ def play(
     if seed is not None and not -(2**63) <= seed < 2**64:
         fail(f"--seed must be a whole number of at most 64 bits, not {seed}")
     bot_options, time_limit = bot_settings(bot_option, think, bot_time_limit)
-    set_names = [s.strip() for s in sets.split(",") if s.strip()] if sets is not None else None
-    if sets is not None and not set_names:
-        fail("--sets is empty; name at least one set (see `spoiler sets list`)")
+    set_names = common.names_of(sets, "--sets")
+    kinds = _kinds(bot)
 
     registry = common.load_registry()
     from rich.markup import escape
@@ -193,7 +197,7 @@ def play(
     def setup(game_seed: int):
         try:
             seats = seat_players(
-                registry, humans, n_bots, bot, game_seed, screen, bot_options, time_limit
+                registry, humans, n_bots, kinds, game_seed, screen, bot_options, time_limit
             )
             return new_game(registry, seats, set_names, game_seed, max_rounds, strict)
         except (UnknownName, OptionError, GameError) as exc:
@@ -245,7 +249,7 @@ def play(
         recorder = start(game, of_match=(match, chosen_seed))
         screen.again = partial(recording.play_command, recorder.record)
         console.print(
-            f"Spoiler {_describe_table(humans, n_bots, bot)}, with "
+            f"Spoiler {_describe_table(humans, n_bots, '/'.join(kinds))}, with "
             f"{', '.join(s.name for s in game.sets)}: a match, first to {match} "
             f"win{'s' * (match != 1)}.",
             markup=False,
@@ -262,7 +266,7 @@ def play(
         recorder = start(game)
         screen.again = partial(recording.play_command, recorder.record)
         console.print(
-            f"Spoiler {_describe_table(humans, n_bots, bot)}, "
+            f"Spoiler {_describe_table(humans, n_bots, '/'.join(kinds))}, "
             f"with {', '.join(s.name for s in game.sets)}.",
             markup=False,
         )
@@ -280,6 +284,20 @@ def play(
         if record is not None:
             record = recording.free_name(str(record.with_suffix("")), record.suffix)
             force = False
+
+
+def _kinds(values: list[str]) -> list[str]:
+    """The bot kinds --bot was given, repeated or comma-separated; an ``exec:`` command is
+    taken whole (a program's arguments may hold commas)."""
+    from spoiler.commands.common import names_of
+
+    kinds: list[str] = []
+    for value in values:
+        if value.strip().startswith("exec:"):
+            kinds.append(value.strip())
+        else:
+            kinds += names_of(value, "--bot", "kind", unique=False) or []
+    return kinds
 
 
 def _play_again(screen, reveal) -> str | None:

@@ -11,9 +11,11 @@ app = command_app()
 
 @app.command("plugins", epilog=examples("spoiler plugins", "spoiler plugins --json"))
 def list_plugins(
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON array instead of a table."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print a JSON object instead of tables (docs/json.md)."
+    ),
 ) -> None:
-    """List the plugins: their commands, sets, bot kinds, hooks and status.
+    """List the plugins: their commands, sets, bots, hooks and status.
 
     The commands other distributions add are listed too, each imported to check that it
     loads. SPOILER_TRACE_HOOKS=1 prints each hook call to stderr while you play."""
@@ -57,7 +59,7 @@ def list_plugins(
         for c in commands
     ]
     if as_json:
-        print_json(rows)
+        print_json({"plugins": rows})
         return
     from rich.markup import escape
     from rich.table import Table

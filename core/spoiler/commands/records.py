@@ -12,6 +12,7 @@ import typer
 
 from spoiler.commands import common
 from spoiler.commands.common import console, err_console, fail
+from spoiler.commands.completion import complete_records
 from spoiler.commands.group import command_app, examples
 from spoiler.console.game import reader_of, run_game
 from spoiler.console.game import save_stopped as save_stopped  # API 1: spoiler.cli.records
@@ -72,7 +73,10 @@ def describe(record) -> str:
 )
 def replay(
     file: Path = typer.Argument(
-        ..., metavar="FILE", help="A record made by `spoiler play --record`."
+        ...,
+        metavar="FILE",
+        help="A record made by `spoiler play --record`.",
+        autocompletion=complete_records,
     ),
     step: bool = typer.Option(
         False, "--step", help="Wait for Enter between rounds (q stops the replay)."
@@ -82,6 +86,9 @@ def replay(
         "--verify",
         help="Only check that the game replays to the recorded event "
         "log and result; exit 1 when it does not.",
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="With --verify: print the verdict as a JSON object (docs/json.md)."
     ),
     delay: float | None = typer.Option(
         None,
@@ -106,9 +113,11 @@ def replay(
 
     if delay is not None and not 0 <= delay <= 60:
         fail(f"--delay is a number of seconds from 0 to 60, not {delay:g}")
+    if as_json and not verify:
+        fail("--json goes with --verify (a replay is watched, not read)")
     record, registry = _load(file)
     if verify:
-        _verify(file, record, registry)
+        _verify(file, record, registry, as_json)
         return
     if reveal and not record.over:
         fail(
@@ -207,13 +216,31 @@ def _failed_in_replay(file: Path, exc: Exception):
     fail(f"{file}: the replay stopped: {what}", DIFFERS)
 
 
-def _verify(file: Path, record, registry) -> None:
+def _verify(file: Path, record, registry, as_json: bool = False) -> None:
     """``replay --verify``: replay without printing, and say whether it matches."""
     from spoiler.rules.game import CardError, GameError
     from spoiler.session import records
 
     games = record.games()
     rounds = events = 0
+
+    def verdict(difference: str | None, result: str | None) -> None:
+        from spoiler.console.matches import match_over
+
+        common.print_json(
+            {
+                "file": str(file),
+                "ok": difference is None,
+                "difference": difference,
+                "match": record.match is not None,
+                "games": len(games),
+                "rounds": rounds,
+                "events": events,
+                "over": match_over(record) if record.match is not None else record.over,
+                "result": result,
+            }
+        )
+
     for number, game_record in enumerate(games, 1):
         try:
             game, _, first = records.replay(game_record, registry)
@@ -221,6 +248,11 @@ def _verify(file: Path, record, registry) -> None:
             fail(f"{file}: {_in_game(record, number)}{exc}")
         except (CardError, GameError) as exc:
             _failed_in_replay(file, exc)
+        rounds += len(game_record.rounds)
+        events += len(game.state.log)
+        if first is not None and as_json:
+            verdict(f"{_in_game(record, number)}{first}{_version_hint(record)}", None)
+            raise typer.Exit(DIFFERS)
         if first is not None:
             console().print(
                 f"{file}: does not match: {_in_game(record, number)}{first}"
@@ -229,8 +261,10 @@ def _verify(file: Path, record, registry) -> None:
                 soft_wrap=True,
             )
             raise typer.Exit(DIFFERS)
-        rounds += len(game_record.rounds)
-        events += len(game.state.log)
+    if as_json:
+        names = [p.name for p in game.state.players]
+        verdict(None, game.result.describe(names) if game.result is not None else None)
+        return
     out = console()
     if record.match is not None:
         from spoiler.console.matches import match_over
@@ -268,7 +302,9 @@ class _Differs(Exception):
 
 @resume_app.command(epilog=examples("spoiler resume spoiler-1234.toml"))
 def resume(
-    file: Path = typer.Argument(..., metavar="FILE", help="A record of an unfinished game."),
+    file: Path = typer.Argument(
+        ..., metavar="FILE", help="A record of an unfinished game.", autocompletion=complete_records
+    ),
 ) -> None:
     """Continue a recorded game or match that is not over.
 

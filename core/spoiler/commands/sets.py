@@ -5,6 +5,7 @@ import typer
 
 from spoiler.commands import common
 from spoiler.commands.common import STATUS_STYLE, console, err_console, fail, print_json
+from spoiler.commands.completion import complete_sets
 from spoiler.commands.group import SpoilerGroup, command_app, examples, help_when_bare
 
 sets_app = command_app(
@@ -33,7 +34,9 @@ def _ordered_sets(registry) -> list:
 
 @sets_app.command("list", epilog=examples("spoiler sets list", "spoiler sets list --json"))
 def list_sets(
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON array instead of a table."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print a JSON object instead (docs/json.md)."
+    ),
 ) -> None:
     """List every card set: built in, installed, broken or disabled.
 
@@ -47,7 +50,9 @@ def list_sets(
     warnings = _hook_warnings(registry, infos)
     _note_missing_entry_points()
     if as_json:
-        print_json([{**info.as_dict(), "warnings": warnings[info.name]} for info in infos])
+        print_json(
+            {"sets": [{**info.as_dict(), "warnings": warnings[info.name]} for info in infos]}
+        )
         return
     from spoiler.console.columns import Column, render
 
@@ -98,8 +103,12 @@ def _hook_warnings(registry, infos) -> dict[str, list[str]]:
     "show", epilog=examples("spoiler sets show chrono", "spoiler sets show base --json")
 )
 def show_set(
-    name: str = typer.Argument(..., metavar="NAME", help="An installed set's name."),
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON object instead."),
+    name: str = typer.Argument(
+        ..., metavar="NAME", help="An installed set's name.", autocompletion=complete_sets
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print a JSON object instead (docs/json.md)."
+    ),
 ) -> None:
     """Show one card set: what it is, the rules it adds, and its cards."""
     from spoiler.plugins import UnknownName
@@ -164,11 +173,16 @@ def show_set(
 )
 def validate_sets(
     names: list[str] | None = typer.Argument(
-        None, metavar="[NAMES]...", help="Sets to validate (default: every usable set)."
+        None,
+        metavar="[NAMES]...",
+        help="Sets to validate, by spaces or commas (default: every usable set).",
+        autocompletion=complete_sets,
     ),
     games: int = typer.Option(200, "--games", min=0, help="Random-bot games per set."),
     seed: int = typer.Option(0, "--seed", help="Seed of the first game; game i uses SEED+i."),
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON report instead of a table."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print a JSON report instead of a table (docs/json.md)."
+    ),
 ) -> None:
     """Check card sets, then play seeded random-bot games with each.
 
@@ -179,6 +193,7 @@ def validate_sets(
     Every problem names the set, the card and a seed that reproduces it. Exit code 0 when all
     is well, 1 when anything is wrong (a broken plugin included).
     """
+    names = common.names_of(names or None, "NAMES")
     try:
         reports, general = _validate(names, games, seed, quiet=as_json or games == 0)
     except LookupError as exc:  # a name that is no set at all (with the fix, if it is ours)
@@ -200,7 +215,7 @@ def validate_sets(
                         "games": r.games,
                         "rounds": r.rounds,
                         "draws": r.draws,
-                        "problems": len(r.problems),
+                        "problems": [p.as_dict() for p in r.problems],
                         "unplayed": r.unplayed,
                         "notes": r.notes,
                     }

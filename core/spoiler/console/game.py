@@ -33,7 +33,7 @@ def seat_players(
     registry,
     humans: list[str],
     bots: int,
-    bot_kind: str,
+    bot_kind: str | list[str],
     seed: int,
     screen,
     options: dict | None = None,

@@ -144,7 +144,9 @@ def entry_point_fix(dist_name: str, set_name: str | None = None) -> str:
 def unknown_set(name: str, known: Iterable[str]) -> str:
     """The line for a set name that is not installed: what is, or, for a distribution of
     that name with no entry point, the fix."""
-    message = f"no set named {name!r} (installed: {', '.join(sorted(known)) or 'none'})"
+    from spoiler.names import unknown
+
+    message = unknown("set named", name, known)
     missing = without_entry_point(name)
     if missing:
         message += f"; {entry_point_fix(missing[0], name)}"
@@ -217,9 +219,9 @@ class Registry:
                 "neither is loaded (see `spoiler plugins`)"
             )
         if kind not in self.agents:
-            raise UnknownName(
-                f"no bot kind {kind!r} (installed: {', '.join(sorted(self.agents)) or 'none'})"
-            )
+            from spoiler.names import unknown
+
+            raise UnknownName(unknown("bot kind", kind, self.agents))
         from spoiler.agents import PluginBot, bot_failed
         from spoiler.model.seeds import bot_seed
 

@@ -125,14 +125,18 @@ def free_name(stem: str, suffix: str) -> Path:
 def play_command(record, seed: int) -> str | None:
     """The ``spoiler play`` command that plays the game of ``record`` again with ``seed``:
     every option that decides it (sets, players, bots and their options, limits), so that the
-    same answers give the same game. None for a table ``play`` cannot seat (humans after bots
-    or bots of several kinds: a hosted game a bot took a seat of)."""
+    same answers give the same game. Bots of several kinds are named in the order they take
+    the seats in turn (``--bot greedy --bot random``). None for a table ``play`` cannot seat
+    (humans after bots, or kinds not in turn: a hosted game a bot took a seat of)."""
     import shlex
 
     kinds = [p.kind for p in record.players]
     humans = [p.name for p in record.players if p.kind == "human"]
     bots = kinds[len(humans) :]
-    if "human" in bots or len(set(bots)) > 1:
+    period = next(
+        (n for n in range(1, len(bots) + 1) if bots == [bots[i % n] for i in range(len(bots))]), 0
+    )
+    if "human" in bots:
         return None
     words = [
         "spoiler",
@@ -146,7 +150,8 @@ def play_command(record, seed: int) -> str | None:
         words += ["--players", ",".join(humans)]
     words += ["--bots", str(len(bots))]
     if bots:
-        words += ["--bot", bots[0]]
+        for kind in bots[:period]:
+            words += ["--bot", kind]
         for key, value in record.bot_options.items():
             words += ["--bot-option", f"{key}={value}"]
         if record.bot_time_limit is not None:

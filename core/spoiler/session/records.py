@@ -607,28 +607,27 @@ def check_installed(record: Record, registry) -> dict:
     missing, unusable, from another distribution or at another version, with the command
     that installs the right one. (A set of the same name from another distribution is
     another set: it is never replayed in the recorded one's place.)"""
+    from spoiler.installer import install_hint
     from spoiler.plugins import normalise
 
     problems = []
     for entry in record.sets:
         named = [i for i in registry.set_infos if i.name == entry.name]
         info = next((i for i in named if i.status == "ok"), named[0] if named else None)
-        wanted = f"{entry.distribution}=={entry.distribution_version}"
+        wanted = install_hint(f"{entry.distribution}=={entry.distribution_version}")
         if info is None:
-            problems.append(
-                f"set {entry.name!r} {entry.version} is not installed (pip install {wanted})"
-            )
+            problems.append(f"set {entry.name!r} {entry.version} is not installed ({wanted})")
         elif info.status != "ok":
             problems.append(f"set {entry.name!r} is {info.status}: {info.error}")
         elif normalise(info.distribution) != normalise(entry.distribution):
             problems.append(
                 f"set {entry.name!r} came from distribution {entry.distribution!r} in this "
-                f"game, but {info.distribution!r} provides it here (pip install {wanted})"
+                f"game, but {info.distribution!r} provides it here ({wanted})"
             )
         elif info.version != entry.version:
             problems.append(
                 f"set {entry.name!r} was {entry.version} in this game, but "
-                f"{info.version} is installed (pip install {wanted})"
+                f"{info.version} is installed ({wanted})"
             )
     if problems:
         raise RecordError("sets: " + "; ".join(problems))

@@ -64,7 +64,7 @@ def seat_players(
     registry,
     humans: list[str],
     bots: int,
-    bot_kind: str,
+    bot_kind: str | list[str],
     seed: int,
     human: Callable[[bool], Any],
     options: dict | None = None,
@@ -73,16 +73,18 @@ def seat_players(
     """The seats: humans first, each with the agent ``human(hot_seat)`` makes (``hot_seat``:
     several humans share one screen), then the bots, each seeded one-way from the game's seed
     and given ``options`` (``--bot-option``) and ``time_limit`` (``--bot-time-limit``; see
-    ``Registry.agent``). Raises ``spoiler.plugins.UnknownName`` for a bot kind that is not
-    installed, ``spoiler.agents.options.OptionError`` for options its factory refuses."""
+    ``Registry.agent``); several kinds take the bots' seats in turn. Raises
+    ``spoiler.plugins.UnknownName`` for a bot kind that is not installed,
+    ``spoiler.agents.options.OptionError`` for options its factory refuses."""
     from spoiler.rules.game import Seat
 
+    kinds = [bot_kind] if isinstance(bot_kind, str) else list(bot_kind)
     hot_seat = len(humans) > 1
     seats = [Seat(name, human(hot_seat), "human") for name in humans]
-    for name in bot_names(humans, bots):
-        seat = len(seats)
-        bot = registry.agent(bot_kind, seat, seed, options or None, time_limit=time_limit)
-        seats.append(Seat(name, bot, bot_kind))
+    for i, name in enumerate(bot_names(humans, bots)):
+        seat, kind = len(seats), kinds[i % len(kinds)]
+        bot = registry.agent(kind, seat, seed, options or None, time_limit=time_limit)
+        seats.append(Seat(name, bot, kind))
     return seats
 
 
