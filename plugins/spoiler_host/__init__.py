@@ -5,6 +5,7 @@ as ``spoiler play`` is; asyncssh (the ``host`` extra) is imported only when this
 runs, so no other command pays for it.
 """
 
+import warnings
 from pathlib import Path
 
 import typer
@@ -145,7 +146,11 @@ def host(
     set_names = names_of(sets, "--sets")
     bot_options, time_limit = bot_settings(bot_option, think, bot_time_limit)
     try:
-        import asyncssh  # noqa: F401
+        with warnings.catch_warnings():
+            # asyncssh 2.14 warns as it loads that newer cryptography moved two old ciphers:
+            # noise on a player's screen, and nothing they can do about it.
+            warnings.simplefilter("ignore")
+            import asyncssh  # noqa: F401
     except ImportError:
         from spoiler.installer import install_hint
 
