@@ -37,7 +37,7 @@ class FastGame(Game):
     def _copy_into(self, new: Guard) -> None:
         super()._copy_into(new)
         assert isinstance(new, FastGame)
-        new.logging, new._builtin = self.logging, self._builtin
+        new._builtin = self._builtin  # (and logging, copied by the log's part)
 
     def _fast_setup(self, log: bool | None) -> None:
         agents = [seat.agent for seat in self.seats]
@@ -118,12 +118,21 @@ class LazyView:
         self._game = game
 
     def __getattr__(self, name: str):
-        """Called only for a part not filled in yet: fill them all, from the whole view."""
+        """Called only for a part not filled in yet: fill them all, as ``Game.view`` makes
+        them (one by one here: making the whole view to copy its parts cost twice as much)."""
         if name not in _LATER:
             raise AttributeError(name)
-        whole = Game.view(self._game, self.seat, None, None, self._legal, None, self.playable)
-        for part in _LATER:
-            setattr(self, part, getattr(whole, part))
+        game, seat = self._game, self.seat
+        st = game.state
+        player = st.players[seat]
+        self.hand = tuple(player.hand)
+        self.players = game._public_players()
+        self.deck_size = len(st.deck)
+        self.discard, self.ongoing = game._table()
+        self.known = dict(player.known)
+        self._public_log = game._public_log
+        self._secrets = game._secrets[seat]
+        self._upto = len(game._public_log)
         return getattr(self, name)
 
     def legal_targets(self, card) -> tuple[tuple[int, ...], ...]:
