@@ -34,7 +34,7 @@ from collections import Counter
 from spoiler.agents import RandomAgent, bot_rng
 from spoiler.model.state import Status
 from spoiler.model.views import PlayerView, Question, Selection
-from spoiler.search import Searcher, play_out_round, set_agents
+from spoiler.search import Searcher, clone, play_out_round, set_agents
 from spoiler_bots.greedy import GreedyAgent
 
 #: Rollouts per millisecond of thinking time, for a seeded expert's budget.
@@ -84,10 +84,14 @@ class ExpertAgent:
         if len(candidates) == 1:
             best = candidates[0]
         else:
+            dealt: list = [None, None]  # (world seed, its determinization, never played)
 
             def rollout(candidate: Selection, world_seed: int) -> float | None:
-                world = search.sample(random.Random(world_seed))
-                return self._rollout(world, world_seed, Forced(candidate))
+                # Every candidate is tried on the same deals, one after another: the deal
+                # is made once per seed and each candidate plays a copy of it.
+                if dealt[0] != world_seed:
+                    dealt[:] = world_seed, search.sample(random.Random(world_seed))
+                return self._rollout(clone(dealt[1]), world_seed, Forced(candidate))
 
             best = self._halve(candidates, rollout, base, keep_first=True)
         self._round = (view.round, search, best)
@@ -241,11 +245,14 @@ class Policy(GreedyAgent):
 
     def __init__(self, seed: int, seat: int, explore: float):
         super().__init__(seed, seat)
-        self.random = RandomAgent(seed, seat)
+        self.seed, self.seat = seed, seat
+        self.random: RandomAgent | None = None  # made when first needed: seeding costs
         self.explore = explore
 
     def select(self, view):
         if self.explore and self.rng.random() < self.explore:
+            if self.random is None:  # (its own stream, from its seed: the same whenever made)
+                self.random = RandomAgent(self.seed, self.seat)
             return self.random.select(view)
         return super().select(view)
 

@@ -58,8 +58,10 @@ KEEP_VALUE = {
 }
 
 
+@functools.cache
 def _copies() -> dict[str, int]:
-    """Copies of each base card: printed on the cards, so public knowledge."""
+    """Copies of each base card: printed on the cards, so public knowledge. (Worked out
+    once: the expert's rollouts make many greedy players; nobody changes the dict.)"""
     try:
         from spoiler_base.cards import base
     except ImportError:  # the base set is not installed: every name counts alike
@@ -122,7 +124,7 @@ class _Reading:
         self.view = view
         me = view.me
         self.me = me
-        self.names = Counter(_known(card) for card in view.hand)
+        self.names = Counter(map(_known, view.hand))
         self.tokens = me.counters.get(TREASURE, 0)
         self.rivals = [p for p in view.players if p.seat != me.seat and p.status is not Status.LOST]
         events = view.events
@@ -162,9 +164,11 @@ class _Reading:
         tokens = p.counters.get(TREASURE, 0)
         threat = 3.0 * tokens + (10 if p.status is Status.WON else 0)
         threat += max(0, p.hand_size - self.me.hand_size)  # a Crown needs the biggest hand
-        known = Counter(self.known_hand(p.seat))
-        if known["Jewel"] >= 2 or (known["Treasure"] and tokens == TREASURE_TO_WIN - 1):
-            threat += 6
+        seen = self.known_hand(p.seat)
+        if seen:  # (usually nothing: no Counter to make)
+            known = Counter(seen)
+            if known["Jewel"] >= 2 or (known["Treasure"] and tokens == TREASURE_TO_WIN - 1):
+                threat += 6
         return threat
 
     def aim(self, seat: int) -> float:
@@ -203,9 +207,7 @@ class _Reading:
         can_win = me.seat not in self.hexed
         # Remaining hand after this card leaves it.
         names = self.names
-
-        def rest(other: str) -> int:  # that many left in hand once this card leaves it
-            return names[other] - (other == name)
+        rest = functools.partial(_rest, names, name)
 
         if name == "Jewel":
             return (100.0 if rest("Jewel") and can_win else 0.0), None
@@ -267,6 +269,19 @@ class _Reading:
         return 15.0, None
 
 
+def _rest(names: Counter, name: str, other: str) -> int:
+    """How many cards named ``other`` are left in hand once ``name`` leaves it."""
+    return names[other] - (other == name)
+
+
 def _known(card) -> str:
     """The name the bot knows a card by ("" for a card of a set it does not know)."""
-    return card.name if card.id.partition(":")[0] in KNOWN_SETS else ""
+    name = _KNOWN.get(card)
+    if name is None:
+        name = _KNOWN[card] = card.name if card.id.partition(":")[0] in KNOWN_SETS else ""
+    return name
+
+
+#: Card -> the name the bot knows it by (read for every card of every hand it weighs;
+#: cards compare by identity and never change).
+_KNOWN: dict = {}
