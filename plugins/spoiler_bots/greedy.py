@@ -79,7 +79,7 @@ class GreedyAgent:
     # -- selecting ---------------------------------------------------------------------------
     def select(self, view: PlayerView) -> Selection:
         reading = _Reading(view, self.copies)
-        best, best_score = None, None
+        best, best_score = None, None  # (best: card, targets, info; one Selection at the end)
         for card in view.playable:
             slots = view.legal_targets(card)
             if len(slots) == 1:
@@ -97,9 +97,9 @@ class GreedyAgent:
                     info = options[self.rng.randrange(len(options))]
                 score += self.rng.random() * 0.5  # break ties, differently each game
                 if best_score is None or score > best_score:
-                    best, best_score = Selection(card, targets, info), score
+                    best, best_score = (card, targets, info), score
         assert best is not None  # an agent is asked to select only when it has a playable card
-        return best
+        return Selection(*best)
 
     def _distinct(self, slots) -> tuple[int, ...]:
         for _ in range(20):
@@ -205,9 +205,10 @@ class _Reading:
         target: Any = targets[0] if targets else None  # only read by cards that target
         aim = self.aim(target) if target is not None else 0.0
         can_win = me.seat not in self.hexed
-        # Remaining hand after this card leaves it.
         names = self.names
-        rest = functools.partial(_rest, names, name)
+
+        def rest(other: str) -> int:  # that many left in hand once this card leaves it
+            return names[other] - (other == name)
 
         if name == "Jewel":
             return (100.0 if rest("Jewel") and can_win else 0.0), None
@@ -267,11 +268,6 @@ class _Reading:
         if name == "Delay":
             return 8.0 * aim, None
         return 15.0, None
-
-
-def _rest(names: Counter, name: str, other: str) -> int:
-    """How many cards named ``other`` are left in hand once ``name`` leaves it."""
-    return names[other] - (other == name)
 
 
 def _known(card) -> str:
