@@ -19,9 +19,10 @@ this round fixed, and each possible answer given when the question comes.
 It knows no card by name: it reads only its view and the results of rollouts, so it plays
 every installed set. Its randomness comes from its own seeded stream, and a seeded expert
 counts its budget in rollouts (``ROLLOUTS_PER_MS`` per millisecond of ``--think``), so a
-game with experts replays exactly from its seed. On one core of the 2-core machines this
-project is tested on, the default 200 ms takes about 160 ms a decision (median) with the
-base set and 230 ms with every shipped set, whose games are longer.
+game with experts replays exactly from its seed. On one idle core of the 2-core machines this
+project is tested on, the default 200 ms took about 160 ms a decision (median) with the base
+set and 230 ms with every shipped set, whose games are longer; its rollouts are now 1.48x and
+1.36x as fast (``benchmarks/rollouts.py``, same choices), which puts those near 110 and 170 ms.
 """
 
 from __future__ import annotations
