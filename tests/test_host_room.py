@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 import scripted_player
 from test_host import BASE_ONLY, PATIENCE, Player, connect, flat, host, in_order, play_in_order, run
 
-from spoiler_host.room import CHAT_BURST, MAX_CHAT, Chat
-from spoiler_host.terminal import Throttle
+from spoiler_game.host.room import CHAT_BURST, MAX_CHAT, Chat
+from spoiler_game.host.terminal import Throttle
 
 asyncssh = pytest.importorskip("asyncssh")
 __all__ = ["host"]  # the fixture, used by name

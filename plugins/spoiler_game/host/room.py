@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from spoiler_host.safety import printable
-from spoiler_host.terminal import HostedScreen, Terminal, Throttle
+from spoiler_game.host.safety import printable
+from spoiler_game.host.terminal import HostedScreen, Terminal, Throttle
 
 #: The longest chat line sent (longer ones are refused whole, and the sender told).
 MAX_CHAT = 160
