@@ -412,3 +412,20 @@ def test_a_seat_a_bot_took_over_is_named_as_a_bot_to_the_end_and_the_end_screen_
     assert re.search(r"Replaced by a bot: ann", hosted.output)
     for line in after.splitlines():
         assert not re.search(r"\bann (played|selected|drew|lost|won)", line), line
+
+
+# ==============================================================================================
+# The rules and the cards, at every prompt
+# ==============================================================================================
+def test_the_sets_rules_and_a_cards_help_reach_a_hosted_player_at_a_prompt(host):
+    """With every installed set (chrono adds rules of its own): the rules are on every
+    screen when the game begins, `rules` at a prompt shows them again, `? Jewel` shows the
+    card, and the prompt is asked again."""
+    hosted = host("--seats", "2", "--seed", "9", "--max-rounds", "1", env={})
+    ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+    play_in_order(hosted, (ann, ann.play(send={1: "rules\n", 2: "? jewel\n"})), (ben, ben.play()))
+    assert hosted.finish() == 0
+    screen = flat(ann.transcript)
+    assert screen.count("Chrono rules:") == 2 and "Chrono rules:" in flat(ben.transcript)
+    assert "If you hold another Jewel, you win." in screen
+    assert ann.transcript.count("Play which card?") >= 3

@@ -277,6 +277,9 @@ class _Session(asyncssh.SSHServerSession):
 
     def leave(self) -> None:
         """The player left (Ctrl-C, end of input): close their connection; their seat waits."""
+        if self.watching:
+            self.end("You stopped watching.", 0)
+            return
         self.end(self.host.leaving_words(self.name), 0)
 
     def end(self, message: str | None, status: int) -> None:
