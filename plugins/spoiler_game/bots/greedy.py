@@ -63,7 +63,7 @@ def _copies() -> dict[str, int]:
     """Copies of each base card: printed on the cards, so public knowledge. (Worked out
     once: the expert's rollouts make many greedy players; nobody changes the dict.)"""
     try:
-        from spoiler_base.cards import base
+        from spoiler_game.base.cards import base
     except ImportError:  # the base set is not installed: every name counts alike
         return {}
     return {card.name: card.copies for card in base.cards}
