@@ -507,7 +507,7 @@ class TableScreen(Screen):
                 notices += self._render((notice,), {}, columns)
         prompt_lines = self._strip(self._render_all(self._prompt_records, columns))
         for level in range(3):
-            hand = self._strip(self._render_all(self._hand_part(level), columns))
+            hand = self._strip(self._render_all(self._hand_part(level, columns), columns))
             fixed = len(table) + len(hand) + len(notices) + 2
             if rows - fixed - len(prompt_lines) >= ROOMY:
                 break
@@ -537,13 +537,19 @@ class TableScreen(Screen):
         return lines
 
     def _tail(self, columns: int, height: int) -> list[str]:
-        """The newest ``height`` lines of the outcome."""
+        """The newest lines of the outcome that fit in ``height``, whole sentences only (the
+        end of the newest one, when it alone is longer)."""
         lines: list[str] = []
         index = len(self._told)
-        while index > 0 and len(lines) < height:
+        while index > 0:
+            told = self._lines_of(index - 1, columns)
+            if len(lines) + len(told) > height:
+                if not lines:
+                    lines = told[len(told) - height :] if height else []
+                break
+            lines = told + lines
             index -= 1
-            lines = self._lines_of(index, columns) + lines
-        return lines[len(lines) - height :] if height else []
+        return lines
 
     def _outcome_lines(self, columns: int, start: int) -> list[str]:
         lines: list[str] = []
@@ -642,7 +648,7 @@ class TableScreen(Screen):
                 parts.append(((told,), {"markup": False}))
         return parts
 
-    def _hand_part(self, level: int = 0) -> list[tuple]:
+    def _hand_part(self, level: int = 0, columns: int = 80) -> list[tuple]:
         """The player's hand, a card a line (and more, as its text needs): its number, its
         name, what it does and what it asks for, and whether it can be played now. Where
         room is short (``level`` 1) what it asks for is left to the prompts; shorter still
@@ -655,10 +661,12 @@ class TableScreen(Screen):
             out = view.me.status is Status.LOST
             empty = "You are out of this game." if out else "Your hand is empty."
             return [((rule,), {}), ((Text(empty, style="dim"),), {})]
+        labels = [card_label(card, self._shared) for card in view.hand]
         grid = Table.grid(padding=(0, 1))
-        grid.add_column(justify="right")
-        grid.add_column(style="bold", no_wrap=True)
-        grid.add_column(no_wrap=level >= 2, overflow="ellipsis")
+        grid.add_column(justify="right", no_wrap=True, min_width=len(str(len(labels))))
+        grid.add_column(style="bold", no_wrap=True, min_width=max(map(len, labels)))
+        grid.add_column(ratio=1)
+        room = columns - len(str(len(labels))) - max(map(len, labels)) - 2
         for number, card in enumerate(view.hand, 1):
             text = Text(card.text)
             needs = [t.description for t in card.targets]
@@ -668,5 +676,7 @@ class TableScreen(Screen):
                 text.append(f" You choose: {'; '.join(needs)}.", style="dim")
             if card not in view.playable:
                 text.append(" Cannot be played now: no legal target.", style="red")
-            grid.add_row(str(number), card_label(card, self._shared), text)
+            if level >= 2:
+                text.truncate(max(1, room), overflow="ellipsis")
+            grid.add_row(str(number), labels[number - 1], text)
         return [((rule,), {}), ((grid,), {})]
