@@ -109,9 +109,7 @@ def told_by_the_transcript(tmp_path) -> dict[int, list[str]]:
 
 
 @pytest.mark.parametrize("rows, columns", [(24, 80), (20, 60)])
-def test_every_decision_shows_the_table_the_hand_and_the_whole_last_round(
-    tmp_path, rows, columns
-):
+def test_every_decision_shows_the_table_the_hand_and_the_whole_last_round(tmp_path, rows, columns):
     """At 80x24 and at 60x20: every frame fits the terminal; every card prompt's frame holds
     the table (each player) and the hand; and every sentence of the last round (each play,
     each "Nothing happens", each knockout) was on the screen between the two decisions,

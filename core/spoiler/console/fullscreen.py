@@ -146,6 +146,8 @@ class TableScreen(Screen):
         self._last: tuple = ("", None)  # the last frame's prompt and page (to redraw it)
         self._reading: str | None = None  # the prompt of the line being read, as rendered
         self._final = False
+        self._changes = 0  # counts what changes a frame besides the events told
+        self._laid_out: tuple | None = None
 
     def follow(self, game) -> None:
         super().follow(game)
@@ -206,6 +208,7 @@ class TableScreen(Screen):
     # -- what is told --------------------------------------------------------------------------
     def _keep(self, objects: tuple, kwargs: dict) -> None:
         with self._lock:
+            self._changes += 1
             if self._section == "prompt":
                 self._prompt_records.append((objects, kwargs))
             elif objects:  # (blank lines between a transcript's paragraphs: not here)
@@ -238,6 +241,7 @@ class TableScreen(Screen):
             return
         with self._lock:
             self._notices = [*self._notices, Text(text, style=style)][-NOTICES:]
+            self._changes += 1
         self.redraw()
 
     def waiting(self, text: str) -> None:
@@ -253,15 +257,18 @@ class TableScreen(Screen):
             self._section = "prompt"
             self._prompt_records = []
             self._status = ""
+            self._changes += 1
 
     def deciding(self, view, shared: frozenset[str] = frozenset()) -> None:
         self._view, self._shared = view, shared
+        self._changes += 1
 
     def decided(self) -> None:
         with self._lock:
             self._section = "outcome"
             self._prompt_records = []
             self._view = None
+            self._changes += 1
 
     def clear(self) -> None:
         """Another player sits down at this keyboard: the frame is drawn again at once,
@@ -272,7 +279,15 @@ class TableScreen(Screen):
         with self._lock:
             self._view = None
             self._prompt_records = []
+            self._changes += 1
         self.draw()
+
+    @property
+    def shown_to(self):
+        """Whose eyes the frame is for: the deciding player's at a shared keyboard, else the
+        screen's reader (``None``: everyone at the keyboard)."""
+        view = self._view
+        return view.seat if view is not None and self.reader is None else self.reader
 
     def _mine(self) -> list[int]:
         """The seats whose players read this screen."""
@@ -304,6 +319,7 @@ class TableScreen(Screen):
             return
         self.quiet = False
         self._final = True
+        self._changes += 1
         with self._lock:
             self._section = "outcome"
         super().end()  # (its standings are the frame's table)
@@ -336,7 +352,7 @@ class TableScreen(Screen):
         at a time, each until Enter."""
         while True:
             columns, rows = self.size()
-            height = self._layout(columns, rows, "")[1]
+            height = self._layout(columns, rows)[1]
             unread = self._outcome_lines(columns, self._seen)
             if len(unread) <= height:
                 return
@@ -460,7 +476,7 @@ class TableScreen(Screen):
         self._last = (prompt, page)
         columns, rows = self.size()
         self.sink.width = columns  # (what prompts print to the width of the frame)
-        body, height, prompt_row = self._layout(columns, rows, prompt or self._status)
+        body, height, prompt_row = self._layout(columns, rows)
         outcome = (
             self._outcome_lines(columns, page)[:height]
             if page is not None
@@ -495,7 +511,15 @@ class TableScreen(Screen):
             text = [ANSI.sub("", line).rstrip() for line in frame[: prompt_row - 1]]
             self.on_frame("\n".join([*text, prompt]).rstrip() + "\n")
 
-    def _layout(self, columns: int, rows: int, prompt: str) -> tuple[dict, int, int]:
+    def _layout(self, columns: int, rows: int) -> tuple[dict, int, int]:
+        """``_lay_out``, kept while nothing it draws changed (paging asks for it, then the
+        frame it draws)."""
+        key = (columns, rows, self._changes, self.told, len(self._told))
+        if self._laid_out is None or self._laid_out[0] != key:
+            self._laid_out = (key, self._lay_out(columns, rows))
+        return self._laid_out[1]
+
+    def _lay_out(self, columns: int, rows: int) -> tuple[dict, int, int]:
         """The frame's parts as lines, the outcome's height, and the prompt's row (1-based):
         the row after everything, with one more below it, so that Enter never scrolls. The
         hand is drawn shorter while the outcome would have fewer than ``ROOMY`` lines."""
