@@ -35,7 +35,7 @@ from spoiler.agents import RandomAgent, bot_rng
 from spoiler.model.state import Status
 from spoiler.model.views import PlayerView, Question, Selection
 from spoiler.search import Searcher, play_out_round, set_agents
-from spoiler_bots.greedy import GreedyAgent
+from spoiler_game.bots.greedy import GreedyAgent
 
 #: Rollouts per millisecond of thinking time, for a seeded expert's budget.
 ROLLOUTS_PER_MS = 1.25
