@@ -111,6 +111,8 @@ class TableScreen(Screen):
     them."""
 
     draws_table = True
+    #: Does a resize of this process's own terminal (SIGWINCH) concern this screen?
+    watches_signals = True
 
     def __init__(
         self,
@@ -121,7 +123,8 @@ class TableScreen(Screen):
         delay: float | None = None,
         card_text: str = "first",
     ):
-        super().__init__(console, reader, stdin, delay=delay, card_text=card_text)
+        # (Screen's own: a hosted seat's table is a HostedScreen too, which takes a terminal)
+        Screen.__init__(self, console, reader, stdin, delay=delay, card_text=card_text)
         self.out = console  # the terminal; self.console is the sink while the table is shown
         self.sink = _Sink(self, console.width)
         self.active = False
@@ -183,7 +186,8 @@ class TableScreen(Screen):
     def _watch_resizes(self) -> None:
         """A resize of this process's terminal (SIGWINCH) draws the frame again."""
         winch = getattr(signal, "SIGWINCH", None)
-        if winch is None or threading.current_thread() is not threading.main_thread():
+        main = threading.current_thread() is threading.main_thread()
+        if winch is None or not main or not self.watches_signals:
             return
         self._previous_winch = signal.signal(winch, lambda signum, frame: self.redraw())
 

@@ -84,6 +84,7 @@ class HostOptions:
     fresh_record: bool = False  # the record file was made for this game (removed if unused)
     bot_options: dict[str, str] = field(default_factory=dict)  # --bot-option, --think
     bot_time_limit: float | None = None  # --bot-time-limit
+    plain: bool = False  # every seat a transcript (--plain), not the full-screen table
 
 
 class _Connection(asyncssh.SSHServer):
@@ -213,6 +214,7 @@ class _Session(asyncssh.SSHServerSession):
             self.host.loop,
             chan,
             width=chan.get_terminal_size()[0],
+            height=chan.get_terminal_size()[1],
             term_type=chan.get_terminal_type(),
             env=dict(chan.get_environment()),
             throttle=True,
@@ -225,7 +227,7 @@ class _Session(asyncssh.SSHServerSession):
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int):
         if self.terminal is not None:
-            self.terminal.resize(width)
+            self.terminal.resize(width, height)
 
     def break_received(self, msec: int) -> bool:  # Ctrl-C at a pseudo-terminal
         self.leave()
@@ -258,6 +260,9 @@ class _Session(asyncssh.SSHServerSession):
 
         def finish() -> None:
             try:
+                restore = self.terminal.restore if self.terminal is not None else ""
+                if restore:  # the player's terminal is back to its own screen
+                    self.chan.write(restore)
                 if message:
                     self.chan.write(message + "\n")
                 self.chan.exit(status)
@@ -676,6 +681,7 @@ class Host:
             tell_host=lambda text: self.say(text),
             leaving_words=self.leaving_words,
             turn_time=opts.turn_time,
+            plain=opts.plain,
         )
         seats = [
             Seat(name, agent, "human") for name, agent in zip(humans, table.agents(), strict=True)

@@ -22,6 +22,7 @@ from rich.text import Text
 
 from spoiler.console.human import COMMANDS, HumanAgent
 from spoiler.console.screen import QuitGame
+from spoiler_game.host import tablescreen
 from spoiler_game.host.safety import name_key
 from spoiler_game.host.terminal import (
     Dropped,
@@ -109,7 +110,9 @@ class Table:
         tell_host: Callable[[str], None],
         leaving_words: Callable[[str], str] = lambda name: "You left the game.",
         turn_time: float = 0,
+        plain: bool = False,
     ):
+        self.plain = plain  # every seat a transcript, not the full-screen table
         self.seats = [HostedSeat(i, name) for i, name in enumerate(names)]
         self.wait = wait
         self.turn_time = turn_time  # seconds a seat has for each decision (0: no limit)
@@ -139,7 +142,11 @@ class Table:
         for seat in self.seats:
             terminal = seat.terminal
             if seat is not but and terminal is not None and not terminal.closed:
-                terminal.console.print(Text(message, style=style))
+                screen = seat.screen
+                if screen is not None and screen.draws_table:  # in the frame's notices
+                    screen.notice(message, style)  # type: ignore[attr-defined]
+                else:
+                    terminal.console.print(Text(message, style=style))
         self.tell_host(message)
 
     def tell_rules(self) -> None:
@@ -154,7 +161,7 @@ class Table:
         with self.lock:
             old = seat.terminal
             seat.terminal = terminal
-            seat.screen = HostedScreen(terminal, seat.index, self.game)
+            seat.screen = self._screen(seat, terminal)
             seat.human = HostedHuman(seat.screen)
             seat.drops += 1
             if old is not None:
@@ -162,10 +169,18 @@ class Table:
             self.changed.notify_all()
         if not first:
             seat.screen.start_of_round()
-            terminal.console.print(
-                Text(f"Welcome back, {seat.name}. Here is this round so far.", style="bold")
-            )
+            welcome = f"Welcome back, {seat.name}. Here is this round so far."
+            if seat.screen.draws_table:
+                seat.screen.notice(welcome)  # type: ignore[attr-defined]
+            else:
+                terminal.console.print(Text(welcome, style="bold"))
             self.tell(f"{seat.name} is back.", but=seat)
+
+    def _screen(self, seat: HostedSeat, terminal: Terminal) -> HostedScreen:
+        """The seat's screen: the full-screen table on a terminal that can draw it."""
+        if tablescreen.wants_table(terminal, self.plain):
+            return tablescreen.HostedTableScreen(terminal, seat.index, self.game)
+        return HostedScreen(terminal, seat.index, self.game)
 
     def disconnect(self, seat: HostedSeat, terminal: Terminal) -> None:
         """A player's connection closed: their seat waits ``wait`` seconds for them."""
@@ -359,7 +374,7 @@ class Table:
     def _select(self, seat: HostedSeat, view) -> Callable:
         def ask(human: HumanAgent):
             selection = human.select(view)
-            human.console.print(Text("Waiting for the others to choose…", style="dim"))
+            human.screen.waiting("Waiting for the others to choose…")
             return selection
 
         return ask

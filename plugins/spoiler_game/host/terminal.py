@@ -73,6 +73,10 @@ class Throttle:
         return max(0.0, (1.0 - self.tokens) / self.rate)
 
 
+def _rows(height: int) -> int:
+    return max(12, min(height or 24, 300))
+
+
 class Dropped(Exception):
     """The player's connection closed (or a newer one took the seat) while they were asked."""
 
@@ -162,10 +166,17 @@ class Terminal:
         term_type: str | None = None,
         env=None,
         throttle: bool = False,
+        height: int = 24,
     ):
         self.loop = loop
         self.channel = channel
         self.pty = bool(term_type)
+        self.term_type = term_type or ""
+        self.height = _rows(height)
+        #: Called (on the loop) when the player's terminal was resized.
+        self.on_resize: Callable[[], None] | None = None
+        #: Written before the session's last words (a full-screen table: leave it).
+        self.restore = ""
         self.closed = False
         self._lines: queue.Queue = queue.Queue()
         self._partial = ""  # input without a line end yet (no pseudo-terminal)
@@ -206,8 +217,16 @@ class Terminal:
         with contextlib.suppress(OSError):  # the channel is gone: nobody to tell
             self.channel.write(text)  # the line editor turns \n into \r\n on a pty
 
-    def resize(self, width: int) -> None:
+    @property
+    def width(self) -> int:
+        return self.console.width
+
+    def resize(self, width: int, height: int | None = None) -> None:
         self.console.width = max(20, min(width or 80, 500))
+        if height is not None:
+            self.height = _rows(height)
+        if self.on_resize is not None:
+            self.on_resize()
 
     # -- input -----------------------------------------------------------------------------
     def received(self, data: str) -> None:
@@ -306,13 +325,27 @@ class Terminal:
 
     def hang_up(self, message: str) -> None:
         """Say ``message`` and close the player's session (from any thread)."""
-        self.send(message + "\n")
+        self.send(self.restore + message + "\n")
         self.loop.call_soon_threadsafe(self._hang_up)
 
     def _hang_up(self) -> None:  # on the loop, after everything sent before
         self.close()
         with contextlib.suppress(Exception):  # a channel closed meanwhile: nothing to hang up
             self.channel.exit(0)
+
+    def discard_typeahead(self) -> None:
+        """Forget the lines typed before a prompt appeared (the table's prompts: a key pressed
+        while others chose never answers a question the player has not seen)."""
+        kept = []
+        while True:
+            try:
+                item = self._lines.get_nowait()
+            except queue.Empty:
+                break
+            if item is _DROPPED or item is _STOPPED:
+                kept.append(item)
+        for item in kept:
+            self._lines.put(item)
 
     def stop(self) -> None:
         """The game ends for everyone: a waiting prompt ends the game like end of input."""
