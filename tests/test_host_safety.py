@@ -242,16 +242,18 @@ def test_superscript_and_circled_digits_at_each_hosted_prompt_are_refused_and_th
     everyone. Now each is one refusal and the prompt again, and the game ends as games do."""
     from test_host import play_in_order
 
-    hosted = host("--seats", "3", "--seed", "5", "--max-rounds", "8")
+    hosted = host("--plain", "--seats", "3", "--seed", "5", "--max-rounds", "8")
     ann, ben = Attacker(hosted, "ann", ["²", "³", "①", "٣"]), Player(hosted, "ben")
     cat = Player(hosted, "cat")
     play_in_order(hosted, (ann, ann.play()), (ben, ben.play()), (cat, cat.play()))
     assert hosted.finish() == 0
     screen = " ".join(re.sub(r"\x1b\[[0-9;]*m", "", ann.transcript).split())
-    assert ann.tried == {"card": 4, "target": 4, "range": 4, "listed": 4}  # every prompt kind
+    # every prompt kind (issue 20 added "Play again?" at the end)
+    assert ann.tried == {"card": 4, "target": 4, "range": 4, "listed": 4, "again": 4}
     assert screen.count("Please answer with a card's number") >= 4
     assert "Please answer with one of the numbers shown, or a player's name" in screen
     assert "Please answer with a number from 1 to" in screen
+    assert screen.count("Please answer y (play again) or n (leave).") == 4
     assert "Final table" in ben.transcript and "Final table" in ann.transcript
     assert "Traceback" not in hosted.output + "".join(hosted.err)
 

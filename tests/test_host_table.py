@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from scripted_player import answer_for
-from test_host import PATIENCE, Hosted, connect, host, in_order, run  # noqa: F401
+from test_host import PATIENCE, Hosted, connect, in_order, run
 
 from spoiler import plugins, records
 from spoiler.narration.leaks import Hidden, found_in
@@ -25,6 +25,19 @@ FRAME = re.compile(r"\x1b\[\?2026h(.*?)\x1b\[\?2026l", re.S)
 ROW = re.compile(r"\x1b\[(\d+);1H(.*?)\x1b\[0m\x1b\[K", re.S)
 ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 MORE = re.compile(r"press Enter\. ")
+
+
+@pytest.fixture
+def host(tmp_path):
+    started: list[Hosted] = []
+
+    def start(*args: str) -> Hosted:
+        started.append(Hosted(tmp_path, *args))
+        return started[-1]
+
+    yield start
+    for hosted in started:
+        hosted.close()
 
 
 def frames(output: str) -> list[list[str]]:

@@ -238,13 +238,15 @@ class TableScreen(Screen):
         if not self.active:  # the frame shows the table always
             super().standings(title)
 
-    def notice(self, text: str, style: str = "bold") -> None:
-        """A line from outside the game, in the frame's notices (the newest few)."""
+    def notice(self, text: str | Text, style: str = "bold", *, own: bool = False) -> None:
+        """A line from outside the game (someone left, a chat line, the answer to a command
+        typed: ``own``), in the frame's notices (the newest few)."""
+        line = Text(text, style=style) if isinstance(text, str) else text
         if not self.active:
-            self.console.print(Text(text, style=style), soft_wrap=True)
+            self.console.print(line, soft_wrap=True)
             return
         with self._lock:
-            self._notices = [*self._notices, Text(text, style=style)][-NOTICES:]
+            self._notices = [*self._notices, line][-NOTICES:]
             self._changes += 1
         self.redraw()
 
@@ -528,11 +530,14 @@ class TableScreen(Screen):
         the row after everything, with one more below it, so that Enter never scrolls. The
         hand is drawn shorter while the outcome would have fewer than ``ROOMY`` lines."""
         table = self._strip(self._render_all(self._table_part(), columns))
-        notices = []
+        notices: list[str] = []
         if self._notices:
-            notices = self._render((Rule("Notices", style="dim"),), {}, columns)
             for notice in self._notices:
                 notices += self._render((notice,), {}, columns)
+            notices = (
+                self._render((Rule("Notices", style="dim"),), {}, columns)
+                + notices[-max(NOTICES, rows // 4) :]
+            )
         prompt_lines = self._strip(self._render_all(self._prompt_records, columns))
         for level in range(3):
             hand = self._strip(self._render_all(self._hand_part(level, columns), columns))

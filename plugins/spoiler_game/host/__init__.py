@@ -121,8 +121,11 @@ def host(
     """Host a game that friends join over SSH, each at their own terminal.
 
     Prints the command to join (ssh -p PORT NAME@HOST) and a join code, the password ssh
-    asks for. The game starts when every seat is taken, or when you press Enter (bots take
-    the seats left). Ctrl-C stops the game for everyone. Needs the `host` extra (asyncssh).
+    asks for, and a watch code for spectators (they see what every player sees, never a
+    hand). The game starts when every seat is taken, when everyone in the lobby is ready, or
+    when you press Enter (bots take the seats left). Players talk with /say TEXT; at the end
+    each is asked to play again (a new seed, same lobby). Ctrl-C stops the game for everyone.
+    Needs the `host` extra (asyncssh).
     """
     from spoiler.rules.game import MAX_PLAYERS, MIN_PLAYERS
 
@@ -207,6 +210,7 @@ def host(
         bind=bind,
         wait=wait,
         code=join_code(),
+        watch_code=join_code(),
         key=key,
         turn_time=turn_time,
         plain=plain,
@@ -272,5 +276,3 @@ def _serve(served) -> None:
             keyboard = Screen(served.console, None)
             save_stopped(served.recorder, keyboard, ask=code == INTERRUPTED)
         raise typer.Exit(code)
-    if served.options.record is not None:
-        served.console.print(f"Saved to {served.options.record.given}.", markup=False)

@@ -34,6 +34,7 @@ class HostedTableScreen(TableScreen, HostedScreen):
         self.follow(game)
         terminal.restore = ALTERNATE_OFF  # written before the session's last words
         terminal.on_resize = self.redraw
+        terminal.table = self
         self.start()
 
     def size(self) -> tuple[int, int]:
@@ -62,3 +63,4 @@ class HostedTableScreen(TableScreen, HostedScreen):
     def stop(self) -> None:
         super().stop()
         self.terminal.restore = ""  # the terminal has its own screen back already
+        self.terminal.table = None  # notices are lines of their own again
