@@ -240,7 +240,11 @@ class Screen:
     def _knocked_out(self, knockout) -> None:
         """The notice a human gets when they are out."""
         you = self.you()
-        who = "You are" if knockout.seat == you else f"{self.names[knockout.seat]} is"
+        name = self.names[knockout.seat]
+        if knockout.seat == you:
+            who = "You are"
+        else:  # (a player at one keyboard may be called You)
+            who = f"{name} {'are' if name.lower() == 'you' else 'is'}"
         how = self.knockout_cause(knockout, you)
         self.console.print()
         self.console.print(
