@@ -185,7 +185,7 @@ class Table:
             seat.screen.start_of_round()
             welcome = f"Welcome back, {seat.name}. Here is this round so far."
             if seat.screen.draws_table:
-                seat.screen.notice(welcome)  # type: ignore[attr-defined]
+                seat.screen.notice(welcome)
             else:
                 terminal.console.print(Text(welcome, style="bold"))
             self.tell(f"{seat.name} is back.", but=seat)
