@@ -15,6 +15,7 @@ import typer
 from spoiler.commands.common import (
     BOT_OPTION_HELP,
     BOT_TIME_LIMIT_HELP,
+    JOBS_HELP,
     THINK_HELP,
     bot_settings,
     fail,
@@ -68,7 +69,7 @@ def play(
         None,
         "--bot-option",
         metavar="KEY=VALUE",
-        help=f"{BOT_OPTION_HELP} The record keeps them for resume.",
+        help=f"{BOT_OPTION_HELP} {JOBS_HELP} The record keeps them for resume.",
     ),
     think: float | None = typer.Option(None, "--think", metavar="MS", help=THINK_HELP),
     bot_time_limit: float | None = typer.Option(

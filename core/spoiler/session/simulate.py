@@ -363,7 +363,7 @@ class Timed:
 # ==============================================================================================
 def check(plan: Plan) -> dict:
     """Refuse a plan this installation cannot play (PlanError); return ``installed()``."""
-    from spoiler.agents.options import OptionError, time_limit
+    from spoiler.agents.options import JOBS, OptionError, one_process, time_limit
     from spoiler.plugins import UnknownName
     from spoiler.rules.game import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS
     from spoiler.session.records import MAX_ROUNDS
@@ -392,6 +392,8 @@ def check(plan: Plan) -> dict:
         sets = registry.card_sets(list(plan.sets) if plan.sets is not None else None)
         for label in plan.kinds():
             registry.check_kind(variant(label)[0], options_of(plan, label) or None)
+            own = variant(label)[1]
+            one_process(options_of(plan, label), f"--bots {label}" if JOBS in own else None)
     except (UnknownName, OptionError) as exc:
         raise PlanError(str(exc)) from None
     if not sets:
