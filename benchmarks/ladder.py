@@ -4,7 +4,7 @@ four times as long, on the base set alone and with every shipped set (docs/balan
     python benchmarks/ladder.py [--games 120] [--seed 1] [--jobs 1] [--json FILE]
                                 [--keep-games FILE | --rate FILE] [--write-docs]
 
-Each table is one `spoiler ladder` run (``spoiler_ladder.rating``), and its section names
+Each table is one `spoiler ladder` run (``spoiler_game.ladder.rating``), and its section names
 the command that gives it, so any of them can be checked by hand: the figures replay from
 it, whatever ``--jobs``. Prints the Markdown; ``--write-docs`` also writes it into
 docs/balance.md, between the ladder markers (the rest of the file, which
@@ -27,8 +27,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from spoiler.session import simulate as sim
-from spoiler_bots.expert import DEFAULT_THINK_MS
-from spoiler_ladder import rating
+from spoiler_game.bots.expert import DEFAULT_THINK_MS
+from spoiler_game.ladder import rating
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "balance.md"
 BEGIN = "<!-- ladder: written by benchmarks/ladder.py --write-docs; do not edit by hand -->"

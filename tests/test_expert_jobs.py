@@ -27,8 +27,8 @@ from spoiler.cli import app
 from spoiler.engine import Game, Seat
 from spoiler.search import Searcher, determinize
 from spoiler.search.transfer import Catalogue, dumps, loads
-from spoiler_bots import parallel
-from spoiler_bots.expert import ExpertAgent
+from spoiler_game.bots import parallel
+from spoiler_game.bots.expert import ExpertAgent
 
 THINK = "12"  # ms: 15 rollouts a decision, shared among the processes
 ALL_SETS = ["base", "chrono", "mirror"]
@@ -71,7 +71,7 @@ def worker_processes(mark: str) -> list[int]:
         except OSError:
             continue
         marked = f"SPOILER_TEST_MARK={mark}".encode() in environ.split(b"\0")
-        if marked and state != "Z" and b"spoiler_bots.parallel" in cmdline:
+        if marked and state != "Z" and b"spoiler_game.bots.parallel" in cmdline:
             found.append(int(entry.name))
     return found
 

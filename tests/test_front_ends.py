@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 FRONT_ENDS = [
     *sorted((ROOT / "core" / "spoiler" / "console").glob("*.py")),
-    *sorted((ROOT / "plugins" / "spoiler_host").glob("*.py")),
+    *sorted((ROOT / "plugins" / "spoiler_game" / "host").glob("*.py")),
 ]
 
 

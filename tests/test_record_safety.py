@@ -323,7 +323,9 @@ main()
 """
 
 
-@pytest.mark.parametrize("module", ["typer", "pluggy", "spoiler_base", "spoiler.console.columns"])
+@pytest.mark.parametrize(
+    "module", ["typer", "pluggy", "spoiler_game.base", "spoiler.console.columns"]
+)
 def test_ctrl_c_while_the_program_starts_prints_no_traceback(tmp_path, module):
     """Ctrl-C in the first second: while the CLI's libraries load, or the plugins."""
     done = subprocess.run(

@@ -1,4 +1,4 @@
-"""The module paths of API 1 that the layered layout moved, still importable.
+"""The module paths that moved, still importable: API 1's, and the built-in plugins' old names.
 
 ``import spoiler.engine`` gives the very module ``spoiler.rules.game`` (not a copy), so code
 written for API 1, its monkeypatches included, works unchanged. The finder comes first in
@@ -6,6 +6,12 @@ written for API 1, its monkeypatches included, works unchanged. The finder comes
 would otherwise load ``spoiler.cli.common`` a second time, from that package's folder, as a
 module of its own. For any other name it is one dictionary look-up. New code imports the new
 paths (docs/architecture.md).
+
+The built-in plugins were top-level packages (``spoiler_base``, ``spoiler_bots`` ...), names a
+third party's ``spoiler-bots`` would take too; they are ``spoiler_game.base``,
+``spoiler_game.bots`` ... now, inside the import package named after the distribution. Each
+old name, its submodules included, is the module at its new name, as long as no installed
+distribution has a package of that name: a real one wins, since the name is no longer ours.
 """
 
 from __future__ import annotations
@@ -48,12 +54,36 @@ MOVED = {
 }
 
 
+#: The built-in plugins' old top-level names -> their packages now (old submodules follow).
+MOVED_PACKAGES = {
+    f"spoiler_{name}": f"spoiler_game.{name}"
+    for name in ("base", "bots", "host", "install", "ladder", "new", "simulate")
+}
+
+
+def new_name(name: str) -> str | None:
+    """Where the module that was ``name`` lives now, or None if it did not move."""
+    if name in MOVED:
+        return MOVED[name]
+    top, dot, rest = name.partition(".")
+    if top not in MOVED_PACKAGES:
+        return None
+    if not dot:
+        from importlib.machinery import PathFinder
+
+        if PathFinder.find_spec(top) is not None:  # someone else's package of that name
+            return None
+    elif top not in sys.modules or sys.modules[top].__name__ != MOVED_PACKAGES[top]:
+        return None  # the old name is someone else's package here
+    return MOVED_PACKAGES[top] + dot + rest
+
+
 class MovedFinder:
     """Finds an old path and loads it as the module at its new path."""
 
     @staticmethod
     def find_spec(name: str, path: object = None, target: object = None):
-        if name not in MOVED:
+        if new_name(name) is None:
             return None
         from importlib.machinery import ModuleSpec
 
@@ -63,7 +93,9 @@ class MovedFinder:
     def create_module(spec):
         from importlib import import_module
 
-        module = import_module(MOVED[spec.name])
+        name = new_name(spec.name)
+        assert name is not None  # find_spec said so
+        module = import_module(name)
         spec.loader_state = module.__spec__
         return module
 

@@ -13,7 +13,7 @@ BUILTIN = {
         "Play a game against bots or friends, or watch bots play.",
     ),
     "host": (
-        "spoiler_host:app",
+        "spoiler_game.host:app",
         "Host a game friends join over SSH, each at their own terminal.",
     ),
     "replay": (
@@ -37,15 +37,15 @@ BUILTIN = {
         "Show the rules, and the rulings on what they leave open.",
     ),
     "simulate": (
-        "spoiler_simulate:app",
+        "spoiler_game.simulate:app",
         "Play many games of bots and report the figures, with warnings.",
     ),
     "ladder": (
-        "spoiler_ladder:app",
+        "spoiler_game.ladder:app",
         "Rate bot kinds against each other from many games of bots.",
     ),
     "new": (
-        "spoiler_new:new_app",
+        "spoiler_game.new:new_app",
         "Start something new: a card set of your own (for authors).",
     ),
     "plugins": (
@@ -53,11 +53,11 @@ BUILTIN = {
         "List the plugins: their commands, sets, bots, hooks and status.",
     ),
     "install": (
-        "spoiler_install:install_app",
+        "spoiler_game.install:install_app",
         "Add expansions, with the installer of spoiler's environment.",
     ),
     "uninstall": (
-        "spoiler_install:uninstall_app",
+        "spoiler_game.install:uninstall_app",
         "Remove expansions, with the installer of spoiler's environment.",
     ),
 }

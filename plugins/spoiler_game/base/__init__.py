@@ -5,7 +5,7 @@ the core knows none of these cards by name.
 """
 
 from spoiler import hookimpl
-from spoiler_base.cards import base
+from spoiler_game.base.cards import base
 
 __all__ = ["base", "spoiler_register_sets"]
 

@@ -14,8 +14,8 @@ from spoiler import hookimpl
 
 if TYPE_CHECKING:
     from spoiler.agents import RandomAgent
-    from spoiler_bots.expert import ExpertAgent
-    from spoiler_bots.greedy import GreedyAgent
+    from spoiler_game.bots.expert import ExpertAgent
+    from spoiler_game.bots.greedy import GreedyAgent
 
 __all__ = ["ExpertAgent", "GreedyAgent", "spoiler_register_agents"]
 
@@ -24,14 +24,14 @@ __all__ = ["ExpertAgent", "GreedyAgent", "spoiler_register_agents"]
 # `spoiler sets list` and `spoiler plugins` stay quick.
 def __getattr__(name: str):
     if name == "GreedyAgent":
-        from spoiler_bots.greedy import GreedyAgent
+        from spoiler_game.bots.greedy import GreedyAgent
 
         return GreedyAgent
     if name == "ExpertAgent":
-        from spoiler_bots.expert import ExpertAgent
+        from spoiler_game.bots.expert import ExpertAgent
 
         return ExpertAgent
-    raise AttributeError(f"module 'spoiler_bots' has no attribute {name!r}")
+    raise AttributeError(f"module 'spoiler_game.bots' has no attribute {name!r}")
 
 
 def random_bot(seat: int, seed: int) -> RandomAgent:
@@ -41,7 +41,7 @@ def random_bot(seat: int, seed: int) -> RandomAgent:
 
 
 def greedy_bot(seat: int, seed: int) -> GreedyAgent:
-    from spoiler_bots.greedy import GreedyAgent
+    from spoiler_game.bots.greedy import GreedyAgent
 
     return GreedyAgent(seed, seat)
 
@@ -55,7 +55,7 @@ def expert_bot(seat: int, seed: int, options=None) -> ExpertAgent:
     """The expert; of its options it reads ``think``, its thinking time per decision in
     milliseconds (``--bot-option think=MS``, or ``--think MS``), and ``jobs``, the processes
     its search is shared among (``--bot-option jobs=N``: the same play, sooner)."""
-    from spoiler_bots.expert import DEFAULT_THINK_MS, ExpertAgent
+    from spoiler_game.bots.expert import DEFAULT_THINK_MS, ExpertAgent
 
     options = options or {}
     think = options.get("think")

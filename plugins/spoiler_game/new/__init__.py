@@ -47,7 +47,7 @@ def new_set(
     It installs with pip, passes its own tests and `spoiler sets validate NAME` as it is.
     Nothing is ever overwritten, and a write that fails leaves nothing behind.
     """
-    from spoiler_new.scaffold import ScaffoldError, write_set
+    from spoiler_game.new.scaffold import ScaffoldError, write_set
 
     try:
         folder = write_set(name, directory)

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from spoiler.console.screen import Screen
 from spoiler.narration.story import Story
-from spoiler_host.safety import MAX_LINE, clean_line
+from spoiler_game.host.safety import MAX_LINE, clean_line
 
 #: Output a client has not read yet beyond which it is dropped (a client that never reads
 #: must not make the host hold the game's text for it forever).

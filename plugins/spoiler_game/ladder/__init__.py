@@ -2,7 +2,7 @@
 Plackett-Luce), with head-to-head shares (see docs/bots.md, "Rating bots: spoiler ladder").
 
 The games are a simulation's (``spoiler.session.simulate``) on a seeded schedule
-(``spoiler_ladder.rating.schedule``), so they play on every core or on a Dask cluster.
+(``spoiler_game.ladder.rating.schedule``), so they play on every core or on a Dask cluster.
 """
 
 import typer
@@ -106,7 +106,7 @@ def ladder(
         fail(
             f"spoiler ladder needs OpenSkill: install it with: {install_hint('spoiler-game[ladder]')}"
         )
-    from spoiler_ladder import rating
+    from spoiler_game.ladder import rating
 
     options, time_limit = bot_settings(bot_option, think, bot_time_limit)
     plan = rating.plan(kinds, games, players, set_names, seed, options, time_limit)
@@ -115,11 +115,11 @@ def ladder(
     except sim.PlanError as exc:
         fail(str(exc))
     names = list(set_names) if set_names is not None else sorted(local["sets"])
-    from spoiler_simulate import play_plan
+    from spoiler_game.simulate import play_plan
 
     summaries, _ = play_plan(plan, local, names, jobs, cluster)
     if summaries.partial:  # a ladder's schedule is whole or not at all
-        from spoiler_simulate import exit_code, stopped_line
+        from spoiler_game.simulate import exit_code, stopped_line
 
         line = stopped_line(summaries, figures=False)
         fail(f"{line}; no rating is made of a part", exit_code(summaries))

@@ -22,8 +22,8 @@ from rich.text import Text
 
 from spoiler.console.human import COMMANDS, HumanAgent
 from spoiler.console.screen import QuitGame
-from spoiler_host.safety import name_key
-from spoiler_host.terminal import (
+from spoiler_game.host.safety import name_key
+from spoiler_game.host.terminal import (
     Dropped,
     HostedScreen,
     Stopped,

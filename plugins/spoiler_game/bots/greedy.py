@@ -61,7 +61,7 @@ KEEP_VALUE = {
 def _copies() -> dict[str, int]:
     """Copies of each base card: printed on the cards, so public knowledge."""
     try:
-        from spoiler_base.cards import base
+        from spoiler_game.base.cards import base
     except ImportError:  # the base set is not installed: every name counts alike
         return {}
     return {card.name: card.copies for card in base.cards}

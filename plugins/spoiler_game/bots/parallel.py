@@ -1,7 +1,7 @@
 """The expert on every core (``--bot-option jobs=N``): its rollouts shared among this process
 and ``N - 1`` worker processes.
 
-A worker is a fresh Python (``python -m spoiler_bots.parallel``) that loads the same plugins
+A worker is a fresh Python (``python -m spoiler_game.bots.parallel``) that loads the same plugins
 and is given, for each decision, the expert's search window (``view.search``, a
 determinization holding only what its seat may know: ``spoiler.search.transfer``), never the
 game. Each rollout depends only on its task (which candidate, which deal: the world seed,
@@ -178,7 +178,7 @@ class _Worker:
     def __init__(self) -> None:
         self.process = subprocess.Popen(
             # -P: nothing from the current folder shadows a module.
-            [sys.executable, "-P", "-m", "spoiler_bots.parallel"],
+            [sys.executable, "-P", "-m", "spoiler_game.bots.parallel"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -277,7 +277,7 @@ class _Rollouts:
         self.search_key: int | None = None
 
     def run(self, game, search_key: int, search_data, settings: tuple, job_data, tasks):
-        from spoiler_bots.expert import ExpertAgent, rollout_values
+        from spoiler_game.bots.expert import ExpertAgent, rollout_values
 
         if game is not None:
             self.catalogue = self._catalogue(*game)

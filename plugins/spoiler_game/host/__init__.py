@@ -1,6 +1,6 @@
 """``spoiler host``: one game served over SSH, each player at their own terminal.
 
-The work is in ``spoiler_host.server``, built on ``spoiler.session`` and ``spoiler.console``
+The work is in ``spoiler_game.host.server``, built on ``spoiler.session`` and ``spoiler.console``
 as ``spoiler play`` is; asyncssh (the ``host`` extra) is imported only when this command
 runs, so no other command pays for it.
 """
@@ -164,8 +164,8 @@ def host(
     from spoiler.model.seeds import new_seed
     from spoiler.plugins import UnknownName
     from spoiler.session import recordfile
-    from spoiler_host.safety import BadKey, join_code, key_path, load_or_make_key
-    from spoiler_host.server import Host, HostOptions
+    from spoiler_game.host.safety import BadKey, join_code, key_path, load_or_make_key
+    from spoiler_game.host.server import Host, HostOptions
 
     registry = common.load_registry()
     for broken in registry.broken():

@@ -185,7 +185,7 @@ def play_plan(
 
     client = backend = executor = stop = None
     if cluster is not None:
-        from spoiler_simulate.cluster import DaskCluster
+        from spoiler_game.simulate.cluster import DaskCluster
 
         client, workers = _connect(cluster, local, names)
         backend = DaskCluster(client, local)
@@ -237,7 +237,7 @@ def _connect(address: str, local: dict, names: list[str]):
 
         hint = install_hint("spoiler-game[cluster]")
         fail(f"--cluster needs Dask distributed: install it with: {hint}")
-    from spoiler_simulate.cluster import AddressError, check_address
+    from spoiler_game.simulate.cluster import AddressError, check_address
 
     try:
         address = check_address(address)

@@ -1,7 +1,7 @@
 """The SSH server of ``spoiler host``: one game, played by whoever joins with the code.
 
 The server runs on an asyncio loop (asyncssh) in the host's main thread; the game runs in a
-thread of its own, its remote seats asking their players through ``spoiler_host.table``.
+thread of its own, its remote seats asking their players through ``spoiler_game.host.table``.
 The server offers nothing but the game: a session's shell is the game's screen, and exec
 requests, subsystems (sftp), port and agent forwarding and X11 are all refused.
 """
@@ -21,7 +21,7 @@ from typing import Any
 import asyncssh
 from rich.text import Text
 
-from spoiler_host.safety import (
+from spoiler_game.host.safety import (
     MAX_LINE,
     BadName,
     clean_name,
@@ -29,8 +29,8 @@ from spoiler_host.safety import (
     name_key,
     seat_key,
 )
-from spoiler_host.table import HostedSeat, Table
-from spoiler_host.terminal import Terminal
+from spoiler_game.host.table import HostedSeat, Table
+from spoiler_game.host.terminal import Terminal
 
 #: Seconds a wrong code waits before it is refused (on the loop, so the game never waits).
 BAD_CODE_DELAY = 1.0

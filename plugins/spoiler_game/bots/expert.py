@@ -20,7 +20,7 @@ It knows no card by name: it reads only its view and the results of rollouts, so
 every installed set. Its randomness comes from its own seeded stream, and a seeded expert
 counts its budget in rollouts (``ROLLOUTS_PER_MS`` per millisecond of ``--think``), so a
 game with experts replays exactly from its seed. With ``jobs`` (``--bot-option jobs=N``)
-its rollouts are shared among N processes (``spoiler_bots.parallel``); each depends only on
+its rollouts are shared among N processes (``spoiler_game.bots.parallel``); each depends only on
 its candidate and its deal, so it plays the same game, sooner. On one core of the 2-core
 machines this project is tested on, the default 200 ms takes about 160 ms a decision
 (median) with the base set and 230 ms with every shipped set, whose games are longer.
@@ -38,10 +38,10 @@ from spoiler.agents import Fault, RandomAgent, bot_rng
 from spoiler.model.state import Status
 from spoiler.model.views import PlayerView, Question, Selection
 from spoiler.search import Searcher, play_out_round, set_agents
-from spoiler_bots.greedy import GreedyAgent
+from spoiler_game.bots.greedy import GreedyAgent
 
 if TYPE_CHECKING:
-    from spoiler_bots.parallel import Pool
+    from spoiler_game.bots.parallel import Pool
 
 #: Rollouts per millisecond of thinking time, for a seeded expert's budget.
 ROLLOUTS_PER_MS = 1.25
@@ -204,7 +204,7 @@ class ExpertAgent:
         if self.jobs == 1:
             return lambda tasks: rollout_values(self, search, job, tasks)
         if self._pool is None:
-            from spoiler_bots.parallel import Pool
+            from spoiler_game.bots.parallel import Pool
 
             self._pool = Pool(self.jobs)
 
