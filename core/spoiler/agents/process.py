@@ -56,6 +56,10 @@ TIME_LIMIT = 10.0
 MAX_FAULTS = 3
 #: The longest reply line read (a bot that floods its output is cut off there).
 MAX_LINE = 1 << 20
+#: Waiting on the program's pipe with a deadline (``select()``) and ending it with its children
+#: (a process group) are POSIX only; elsewhere an ``exec:`` bot is refused in one line.
+POSIX = os.name == "posix"
+NOT_POSIX = "a bot that is a program needs a POSIX system (select() on a pipe, process groups)"
 
 
 class BotFault(Exception):
@@ -96,6 +100,8 @@ class ProcessBot:
             raise GameError(f"exec:{command}: {exc}") from None
         if not argv:
             raise GameError("exec: needs a command to run (exec:COMMAND)")
+        if not POSIX:
+            raise GameError(f"exec:{command}: {NOT_POSIX}")
         directory = log_dir()
         directory.mkdir(parents=True, exist_ok=True)
         self.log_path = directory / f"seat-{seat + 1}-{os.getpid()}-{id(self):x}.log"

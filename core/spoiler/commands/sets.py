@@ -232,7 +232,11 @@ def validate_sets(
 def _validate(names, games: int, seed: int, quiet: bool):
     """The reports and the installation's problems, with a progress bar on stderr unless
     ``quiet``. LookupError for a name that is no set."""
-    run = _validate_in_child if ISOLATE else _validate_here
+    from spoiler.plugins import isolation
+
+    run = _validate_in_child if ISOLATE and isolation.CHILDREN else _validate_here
+    if ISOLATE and not isolation.CHILDREN:
+        common.err_console().print(isolation.IN_PROCESS, markup=False, soft_wrap=True)
     if quiet:
         return run(names, games, seed, None)
     import contextlib

@@ -261,6 +261,10 @@ class Registry:
                 raise UnknownName(f"--bot {kind}: {exc}") from None
             if not argv:
                 raise UnknownName("--bot exec: needs a command to run (exec:COMMAND)")
+            from spoiler.agents import process
+
+            if not process.POSIX:
+                raise UnknownName(f"--bot {kind}: {process.NOT_POSIX}")
             if shutil.which(argv[0]) is None:
                 raise UnknownName(f"--bot {kind}: no program {argv[0]!r} found")
             return

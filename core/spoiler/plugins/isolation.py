@@ -38,6 +38,15 @@ IMPORT_SECONDS = 10.0
 GAME_SECONDS = 8.0
 #: The child's address-space limit: far above a validation's needs (about 0.2 GB).
 MEMORY_BYTES = 2 * 1024**3
+#: Whether the child can be given the pipe it tells the parent on (``pass_fds``) and the
+#: parent can wait on that pipe with a deadline (``select()``): both are POSIX only. Elsewhere
+#: ``spoiler sets validate`` validates in its own process, and says so (docs/installing.md).
+CHILDREN = os.name == "posix"
+#: What ``spoiler sets validate`` prints where CHILDREN is false.
+IN_PROCESS = (
+    "Note: sets are validated in this process: a child process needs pass_fds and select() "
+    "on pipes (POSIX), so a plugin that exits or hangs stops the command."
+)
 
 
 class UnknownSet(LookupError):

@@ -194,6 +194,14 @@ def _lock(fd: int, path) -> None:
         pass  # a file system without locks: go on unguarded
 
 
+def _nofollow() -> int:
+    """Not following a symlink put at the new record's path after it was checked. Where the
+    platform lacks the flag (Windows), O_EXCL alone refuses that path all the same: an
+    exclusive create fails on any existing name, a symlink included, and creates nothing
+    where it points."""
+    return getattr(os, "O_NOFOLLOW", 0)
+
+
 class RecordFile:
     """A record file held by this process while its game runs (see the module docstring)."""
 
@@ -215,7 +223,7 @@ class RecordFile:
             raise FileProblem(f"cannot write it: {exc.strerror or exc}") from None
         if info is None:
             try:
-                fd = os.open(real, os.O_RDONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+                fd = os.open(real, os.O_RDONLY | os.O_CREAT | os.O_EXCL | _nofollow(), 0o666)
             except FileExistsError:
                 raise FileProblem("it exists (created just now by someone else)") from None
             except OSError as exc:
