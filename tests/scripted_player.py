@@ -7,6 +7,7 @@ import re
 
 #: The prompts a screen asks, as (kind, pattern) in the order they are tried.
 PROMPTS = [
+    ("again", re.compile(r"Play again at this table.*\? \[y/n\] ")),
     ("card", re.compile(r"Play which card\? \[1-(\d+)\] ")),
     ("target", re.compile(r"Target\? \[([\d, ]+)\] ")),
     ("range", re.compile(r"\? \[(\d+)-(\d+)\] ")),
@@ -21,6 +22,8 @@ def answer_for(since: str, tries: int) -> tuple[str | None, int]:
         found = pattern.search(since)
         if found is None:
             continue
+        if kind == "again":  # a scripted player plays one game
+            return "n", tries
         if kind == "card":
             tries = tries + 1 if "cannot be played now" in since else 1
             return str(tries), tries

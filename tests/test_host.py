@@ -557,6 +557,8 @@ def test_a_screen_is_drawn_at_its_own_terminal_width_with_its_colours(host):
         ann = Player(hosted, "ann")
         await ann.wait_for("Play which card?", proc)
         proc.stdin.write("1\r")
+        await ann.wait_for("Play again at this table", proc)  # (issue 20: a rematch)
+        proc.stdin.write("n\r")
         ann.transcript += await asyncio.wait_for(proc.stdout.read(), PATIENCE)
         conn.close()
         await ben_game

@@ -248,10 +248,12 @@ def test_superscript_and_circled_digits_at_each_hosted_prompt_are_refused_and_th
     play_in_order(hosted, (ann, ann.play()), (ben, ben.play()), (cat, cat.play()))
     assert hosted.finish() == 0
     screen = " ".join(re.sub(r"\x1b\[[0-9;]*m", "", ann.transcript).split())
-    assert ann.tried == {"card": 4, "target": 4, "range": 4, "listed": 4}  # every prompt kind
+    # every prompt kind (issue 20 added "Play again?" at the end)
+    assert ann.tried == {"card": 4, "target": 4, "range": 4, "listed": 4, "again": 4}
     assert screen.count("Please answer with a card's number") >= 4
     assert "Please answer with one of the numbers shown, or a player's name" in screen
     assert "Please answer with a number from 1 to" in screen
+    assert screen.count("Please answer y (play again) or n (leave).") == 4
     assert "Final table" in ben.transcript and "Final table" in ann.transcript
     assert "Traceback" not in hosted.output + "".join(hosted.err)
 

@@ -111,13 +111,27 @@ class Screen:
 
     def follow(self, game: Game) -> None:
         self.game = game
-        self.names = [p.name for p in game.table().players]  # (names never change)
+        self.names = [p.name for p in game.table().players]  # (a replaced seat's: see replace)
         self.told = 0
         self.story = Story(game.cards_by_id)
         self._texts_shown = set()
         self._noticed = 0  # knockouts told so far
         self._faults: dict[int, int] = {}  # the bots' faults told so far, per seat
         self._pending_faults: list = []
+        self.replaced: dict[int, int] = {}  # seats a bot took over: seat -> from which round
+
+    def replace(self, seat: int) -> None:
+        """A bot plays ``seat`` from now on (a hosted player who left): the seat is named
+        "NAME (bot)" everywhere from here on, and the end screen says who was replaced."""
+        if seat not in self.replaced:
+            self.replaced[seat] = max(1, self.game.round)
+            self.names[seat] = f"{self.names[seat]} (bot)"
+
+    def notice(self, text: str, style: str = "bold") -> None:
+        """One line from outside the game (someone joined or left, a bot took a seat, a chat
+        line), in a line of its own: every notice goes through here, so a front end can give
+        them their own area."""
+        self.console.print(Text(text, style=style), soft_wrap=True)
 
     def table(self):
         """The table as this screen may show it: with every hand to a watcher of bots."""
@@ -321,9 +335,12 @@ class Screen:
         if hands is not None:
             table.add_column("Cards")
         labels = getattr(self.game, "labels", None)  # the sets' names for their counters
+        replaced = getattr(self, "replaced", {})
         for p in sorted(players, key=lambda p: p.priority):
             name = Text(p.name, style="bold" if p.seat == you else "")
-            if p.seat == you:
+            if p.seat in replaced:
+                name.append(" (bot)", style="dim")
+            elif p.seat == you:
                 if p.name.lower() != "you":
                     name.append(" (you)")
             elif kinds and kinds[p.seat] != "human":
@@ -391,6 +408,14 @@ class Screen:
                 who = "you" if k.seat == you else names[k.seat]
                 console.print(
                     f"  Round {k.round}: {who}, by {self.whose_card(k, you)}.", markup=False
+                )
+        if self.replaced:
+            console.print()
+            for seat, since in sorted(self.replaced.items()):
+                console.print(
+                    f"Replaced by a bot: {names[seat].removesuffix(' (bot)')}, "
+                    f"from round {since} on.",
+                    markup=False,
                 )
         console.print()
         result = game.table().result

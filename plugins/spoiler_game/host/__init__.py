@@ -11,12 +11,14 @@ from pathlib import Path
 import typer
 
 from spoiler.commands.common import (
-    BOT_OPTION_HELP,
-    BOT_TIME_LIMIT_HELP,
     JOBS_HELP,
-    THINK_HELP,
+    bot_key_flag,
+    bot_option_flag,
     bot_settings,
+    bot_time_limit_flag,
+    checked_key,
     fail,
+    think_flag,
 )
 from spoiler.commands.completion import complete_sets
 from spoiler.commands.group import command_app, examples
@@ -48,18 +50,14 @@ def host(
         metavar="KIND",
         help="The kind of bot, for --bots, for seats left empty and for players who leave.",
     ),
-    bot_option: list[str] | None = typer.Option(
-        None,
-        "--bot-option",
-        metavar="KEY=VALUE",
-        help=f"{BOT_OPTION_HELP} {JOBS_HELP} The record keeps them for resume.",
+    bot_option: list[str] | None = bot_option_flag(
+        f" {JOBS_HELP} The record keeps them for resume."
     ),
-    think: float | None = typer.Option(None, "--think", metavar="MS", help=THINK_HELP),
-    bot_time_limit: float | None = typer.Option(
-        None,
-        "--bot-time-limit",
-        metavar="S",
-        help=f"{BOT_TIME_LIMIT_HELP} The record keeps it for resume.",
+    think: float | None = think_flag(),
+    bot_time_limit: float | None = bot_time_limit_flag(" The record keeps it for resume."),
+    bot_key: str | None = bot_key_flag(
+        "For a seed you choose (a random one cannot be searched); the record keeps it. "
+        "Default: none."
     ),
     sets: list[str] | None = typer.Option(
         None,
@@ -116,8 +114,11 @@ def host(
     """Host a game that friends join over SSH, each at their own terminal.
 
     Prints the command to join (ssh -p PORT NAME@HOST) and a join code, the password ssh
-    asks for. The game starts when every seat is taken, or when you press Enter (bots take
-    the seats left). Ctrl-C stops the game for everyone. Needs the `host` extra (asyncssh).
+    asks for, and a watch code for spectators (they see what every player sees, never a
+    hand). The game starts when every seat is taken, when everyone in the lobby is ready, or
+    when you press Enter (bots take the seats left). Players talk with /say TEXT; at the end
+    each is asked to play again (a new seed, same lobby). Ctrl-C stops the game for everyone.
+    Needs the `host` extra (asyncssh).
     """
     from spoiler.rules.game import MAX_PLAYERS, MIN_PLAYERS
 
@@ -194,6 +195,7 @@ def host(
         bot_kind=bot,
         bot_options=bot_options,
         bot_time_limit=time_limit,
+        bot_key=None if bot_key is None else checked_key(bot_key),
         set_names=set_names,
         seed=seed if seed is not None else new_seed(),
         max_rounds=max_rounds,
@@ -202,6 +204,7 @@ def host(
         bind=bind,
         wait=wait,
         code=join_code(),
+        watch_code=join_code(),
         key=key,
         turn_time=turn_time,
     )
@@ -266,5 +269,3 @@ def _serve(served) -> None:
             keyboard = Screen(served.console, None)
             save_stopped(served.recorder, keyboard, ask=code == INTERRUPTED)
         raise typer.Exit(code)
-    if served.options.record is not None:
-        served.console.print(f"Saved to {served.options.record.given}.", markup=False)

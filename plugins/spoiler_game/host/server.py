@@ -21,6 +21,19 @@ from typing import Any
 import asyncssh
 from rich.text import Text
 
+from spoiler_game.host.room import (
+    LOBBY_HELP,
+    MAX_SPECTATORS,
+    WATCH_HELP,
+    Chat,
+    WatchScreen,
+    chat_line,
+    help_word,
+    show_card,
+    show_help,
+    show_rules,
+    spectator_refusal,
+)
 from spoiler_game.host.safety import (
     MAX_LINE,
     BadName,
@@ -84,6 +97,8 @@ class HostOptions:
     fresh_record: bool = False  # the record file was made for this game (removed if unused)
     bot_options: dict[str, str] = field(default_factory=dict)  # --bot-option, --think
     bot_time_limit: float | None = None  # --bot-time-limit
+    bot_key: str | None = None  # --bot-key: what the bots' seeds are keyed by
+    watch_code: str = ""  # the password spectators join with ("": none may)
 
 
 class _Connection(asyncssh.SSHServer):
@@ -95,7 +110,8 @@ class _Connection(asyncssh.SSHServer):
         self.username = ""
         self.source = ""  # the address it comes from
         self.session: _Session | None = None
-        self.by_code = False  # logged in with the join code
+        self.by_code = False  # logged in with the join code (or the watch code)
+        self.watching = False  # logged in with the watch code: a spectator
         self.offered: list[bytes] = []  # the ssh public keys the client offered
         self.accepted: bytes | None = None  # the key of a seat it logged in with
         self.opened = 0.0  # when it connected (the loop's time)
@@ -168,6 +184,10 @@ class _Connection(asyncssh.SSHServer):
         if code_matches(password, self.host.options.code):
             self.by_code = True
             return True
+        watch = self.host.options.watch_code
+        if watch and code_matches(password, watch):
+            self.by_code = self.watching = True
+            return True
         await asyncio.sleep(BAD_CODE_DELAY)  # a pause for the guesser, not for the game
         return False
 
@@ -194,6 +214,13 @@ class _Session(asyncssh.SSHServerSession):
         self.seat: HostedSeat | None = None
         self.chan: Any = None
         self.terminal: Terminal | None = None
+        self.ready = False  # said ready in the lobby
+        self.chat = Chat()
+        self.screen: WatchScreen | None = None  # a spectator's, once a game runs
+
+    @property
+    def watching(self) -> bool:
+        return self.login is not None and self.login.watching
 
     def connection_made(self, chan) -> None:
         self.chan = chan
@@ -251,6 +278,9 @@ class _Session(asyncssh.SSHServerSession):
 
     def leave(self) -> None:
         """The player left (Ctrl-C, end of input): close their connection; their seat waits."""
+        if self.watching:
+            self.end("You stopped watching.", 0)
+            return
         self.end(self.host.leaving_words(self.name), 0)
 
     def end(self, message: str | None, status: int) -> None:
@@ -281,6 +311,8 @@ class Host:
         self.player_sources: set[str] = set()  # addresses players came from: spared
         self._random = random.Random()
         self.lobby: list[tuple[str, _Session]] = []
+        self.spectators: list[_Session] = []
+        self._rematching = False  # the lobby is asking who plays again
         self.table: Table | None = None
         self.game: Any = None
         self.recorder: Any = None
@@ -363,13 +395,19 @@ class Host:
                 self._close_lobby()
                 await self._wait_for_goodbyes()
                 return 128 + self.signal
-            self._begin()
-            await self._first(self._done, self._stop)
-            if self._stop.is_set() and not self._done.is_set():
-                self.interrupted = True
-                self.seated.tell("The host ended the game.", style="bold red")
-                self.seated.stop()
-                await self._first(self._done, timeout=5)
+            while True:
+                self._begin()
+                await self._first(self._done, self._stop)
+                if self._stop.is_set() and not self._done.is_set():
+                    self.interrupted = True
+                    self.seated.tell("The host ended the game.", style="bold red")
+                    self.seated.stop()
+                    await self._first(self._done, timeout=5)
+                if self.interrupted or self.error is not None or self.result is None:
+                    break
+                self._saved()
+                if not await self._rematch():
+                    break
             status = 128 + self.signal if self.interrupted else 0
             await self._goodbye(status)
             return status
@@ -461,6 +499,10 @@ class Host:
         self.say(f"Join with:  {self.join_command()}", "bold")
         self.say("            (NAME is the name you play under)")
         self.say(f"Join code:  {opts.code}   (the password ssh asks for)", "bold")
+        if opts.watch_code:
+            self.say(
+                f"Watch code: {opts.watch_code}   (to watch: every player's view, never a hand)"
+            )
         kind = key.get_algorithm().removeprefix("ssh-")
         self.say(f"Host key:   {key.get_fingerprint()} ({kind})")
         bots = "; bots take the seats left" if opts.seats > 1 or opts.bots else ""
@@ -513,7 +555,12 @@ class Host:
         except BadName as exc:
             session.end(f"Sorry: {exc}.", 1)
             return
+        session.term.command = lambda line: self._slash(session, line)
+        if session.watching:
+            self._watch(session, name)
+            return
         if self.table is not None:
+            session.term.command = None  # not before the seat is theirs
             self._rejoin(session, name)
             return
         if self._start.is_set() or self._stop.is_set():
@@ -531,13 +578,30 @@ class Host:
         if len(self.lobby) >= self.options.seats:
             session.end("Sorry: every seat at this table is taken.", 1)
             return
+        if self._taken_by_spectator(name):
+            session.end(
+                f"Sorry: {name!r} is watching this table under that name. Join with another "
+                f"name: {self.join_command()}",
+                1,
+            )
+            return
         session.name = name
         session.seat_key = seat_key()
         self.lobby.append((name, session))
         self.player_sources.add(session.source)
+        session.term.intercept = lambda line: self._lobby_line(session, line)
         free = self.options.seats - len(self.lobby)
         waiting = f"Waiting for {free} more, or for the host to start." if free else "Starting."
         session.term.console.print(Text(f"Welcome to Spoiler, {name}. {waiting}", style="bold"))
+        if free:
+            session.term.console.print(
+                Text(
+                    "Type ready when you are (the game begins when every seat is taken, when "
+                    "everyone here is ready, or when the host starts it); /say TEXT talks to "
+                    "the table; ? for help.",
+                    style="dim",
+                )
+            )
         by_key = (
             " (or join again from this ssh key: your seat knows it)"
             if session.login is not None and session.login.offered
@@ -549,14 +613,145 @@ class Host:
                 f"your seat back if you drop out needs it{by_key}.",
             )
         )
-        self._tell_lobby(f"In the lobby: {self.names_in()}.")
+        self._tell_lobby(self.lobby_line())
         if not free:
             self._start.set()
 
-    def _tell_lobby(self, message: str) -> None:
+    def lobby_line(self) -> str:
+        """Who is in the lobby, and who of them is ready."""
+        line = f"In the lobby: {self.names_in() or 'nobody'}."
+        ready = [name for name, session in self.lobby if session.ready]
+        if ready:
+            line += f" Ready: {', '.join(ready)}."
+        return line
+
+    def _tell_lobby(self, message: str, style: str = "") -> None:
         for _, session in self.lobby:
-            session.term.console.print(Text(message))
+            session.term.notice(message, style)
+        for session in self.spectators:
+            session.term.notice(message, style)
         self.say(message)
+
+    def _lobby_line(self, session: _Session, line: str) -> None:
+        """A line a player typed in the lobby (on the loop)."""
+        term = session.term
+        word = line.strip().lower()
+        asks, card = help_word(line)
+        if word in ("ready", "r", "y", "yes"):
+            if not session.ready:
+                session.ready = True
+                self._tell_lobby(self.lobby_line())
+                self._start_if_all_ready()
+        elif word in ("wait", "n", "no", "not ready"):
+            if session.ready:
+                session.ready = False
+                self._tell_lobby(self.lobby_line())
+        elif asks and card:
+            show_card(term, self._cards(), card)
+        elif asks:
+            show_help(term, "In the lobby you can type:", LOBBY_HELP)
+        elif word == "rules":
+            show_rules(term, self._card_sets())
+        elif word in ("q", "quit"):
+            session.end("You left the lobby.", 0)
+        elif word:
+            term.notice(
+                "The game has not begun: type ready when you are, /say TEXT to talk, ? for help.",
+                "yellow",
+                own=True,
+            )
+
+    def _card_sets(self) -> list:
+        if self.game is not None:
+            return list(self.game.sets)
+        return list(self.registry.card_sets(self.options.set_names))
+
+    def _cards(self) -> list:
+        return [card for card_set in self._card_sets() for card in card_set.cards]
+
+    # -- the room: chat and spectators ------------------------------------------------------------
+    def room(self) -> list[tuple[Terminal, Any]]:
+        """Everyone at the table now, each (terminal, screen or None): the players (in the
+        lobby or seated) and the spectators."""
+        people: list[tuple[Any, Any]] = []
+        if self.table is None:
+            people += [(s.term, None) for _, s in self.lobby]
+        else:
+            people += [(seat.terminal, seat.screen) for seat in self.table.seats if seat.connected]
+        people += [(s.term, s.screen) for s in self.spectators]
+        return [(t, screen) for t, screen in people if t is not None and not t.closed]
+
+    def announce(self, message: str, style: str = "bold", own: Terminal | None = None) -> None:
+        """A line for everyone at the table and the host, each in a line of its own."""
+        for terminal, screen in self.room():
+            if terminal is own:
+                terminal.notice(message, style, own=True)
+            else:
+                (screen or terminal).notice(message, style)
+        self.say(message, style)
+
+    def _slash(self, session: _Session, line: str) -> None:
+        """``/say TEXT`` (at any prompt, in the lobby, watching): everyone sees it after the
+        sender's name; a line refused is told to its sender alone, in one line."""
+        text, refused = session.chat.message(line)
+        if refused is not None:
+            session.term.notice(refused, "yellow", own=True)
+            return
+        assert text is not None
+        self.announce(
+            chat_line(session.name, text, watching=session.watching), "cyan", own=session.term
+        )
+
+    def _taken_by_spectator(self, name: str) -> bool:
+        return any(name_key(s.name) == name_key(name) for s in self.spectators)
+
+    def _watch(self, session: _Session, name: str) -> None:
+        """A spectator came in: they see what every player may see, and can only talk."""
+        players = [n for n, _ in self.lobby]
+        if self.table is not None:
+            players += [seat.name for seat in self.table.seats]
+        taken = next((p for p in players if name_key(p) == name_key(name)), None)
+        if taken is not None or self._taken_by_spectator(name):
+            whose = "a player's" if taken is not None else "another spectator's"
+            session.end(
+                f"Sorry: the name {name!r} is {whose} at this table: watch under another name.", 1
+            )
+            return
+        if len(self.spectators) >= MAX_SPECTATORS:
+            session.end(f"Sorry: this table has {MAX_SPECTATORS} spectators already.", 1)
+            return
+        session.name = name
+        term = session.term
+        term.intercept = lambda line: self._spectator_line(session, line)
+        self.spectators.append(session)
+        term.console.print(
+            Text(
+                f"Welcome, {name}: you are watching. You see what every player may see, never "
+                f"a hand. /say TEXT talks to the table; ? for help; q to stop watching.",
+                style="bold",
+            )
+        )
+        if self.table is not None and self.game is not None and not self.table.finished:
+            session.screen = WatchScreen(term, self.game)
+            session.screen.joined_late()
+        else:
+            term.console.print(Text(self.lobby_line()))
+        self.announce(f"{name} is watching.", "dim", own=term)
+
+    def _spectator_line(self, session: _Session, line: str) -> None:
+        term = session.term
+        word = line.strip().lower()
+        asks, card = help_word(line)
+        if asks and card:
+            show_card(term, self._cards(), card)
+        elif asks:
+            show_help(term, "Watching, you can type:", WATCH_HELP)
+        elif word == "rules":
+            show_rules(term, self._card_sets())
+        elif word in ("q", "quit"):
+            session.end("You stopped watching.", 0)
+        elif word:
+            term.notice(spectator_refusal(), "yellow", own=True)
 
     def _rejoin(self, session: _Session, name: str, *, proven: bool = False) -> None:
         table = self.seated
@@ -635,24 +830,38 @@ class Host:
         session.name = seat.name
         session.seat = seat
         self.player_sources.add(session.source)
+        session.term.command = lambda line: self._slash(session, line)
         self.seated.connect(seat, session.term)
 
     def depart(self, session: _Session) -> None:
         """A client's session ended (they left, or their connection dropped)."""
+        if session in self.spectators:
+            self.spectators.remove(session)
+            self.announce(f"{session.name} stopped watching.", "dim")
+            return
         if self.table is None:
             before = len(self.lobby)
             self.lobby = [(n, s) for n, s in self.lobby if s is not session]
             if len(self.lobby) != before:
-                self._tell_lobby(
-                    f"{session.name} left. In the lobby: {self.names_in() or 'nobody'}."
-                )
+                now = self.again_line() if self._rematching else self.lobby_line()
+                self._tell_lobby(f"{session.name} left. {now}")
+                self._start_if_all_ready()
+                if self._rematching and not self.lobby:
+                    self._start.set()  # nobody plays again
             return
         seat = getattr(session, "seat", None)
         if seat is not None:
             self.seated.disconnect(seat, session.term)
 
+    def _start_if_all_ready(self) -> None:
+        if self.lobby and all(s.ready for _, s in self.lobby) and not self._start.is_set():
+            self._tell_lobby("Everyone here is ready: the game begins.", "bold")
+            self._start.set()
+
     def _close_lobby(self) -> None:
         for _, session in self.lobby:
+            session.end("The host stopped before the game began.", 130)
+        for session in self.spectators:
             session.end("The host stopped before the game began.", 130)
         self.say("Stopped before the game began.")
 
@@ -665,6 +874,8 @@ class Host:
         from spoiler.session.seating import bot_names, new_game
 
         opts = self.options
+        self._done.clear()
+        self.result = self.error = None
         humans = [name for name, _ in self.lobby]
         n_bots = opts.bots + opts.seats - len(humans)
         table = Table(
@@ -676,6 +887,8 @@ class Host:
             tell_host=lambda text: self.say(text),
             leaving_words=self.leaving_words,
             turn_time=opts.turn_time,
+            watchers=lambda: [s.screen for s in self.spectators if s.screen is not None],
+            host_screen_replace=lambda seat: self.screen.replace(seat),
         )
         seats = [
             Seat(name, agent, "human") for name, agent in zip(humans, table.agents(), strict=True)
@@ -685,9 +898,12 @@ class Host:
         game = new_game(self.registry, seats, opts.set_names, opts.seed, opts.max_rounds)
         table.game = game
         self.table, self.game = table, game
-        record = records.Record.of(game, self.registry, opts.bot_options, opts.bot_time_limit)
+        record = records.Record.of(
+            game, self.registry, opts.bot_options, opts.bot_time_limit, opts.bot_key
+        )
         self.recorder = records.Recorder(record)
         for (_, session), seat in zip(self.lobby, table.seats, strict=True):
+            session.term.intercept = None  # what they type now answers the game's prompts
             session.seat = seat
             seat.key = session.seat_key
             if session.login is not None:
@@ -696,6 +912,8 @@ class Host:
         # The host's screen tells public events. Its input is not the host's keyboard: the
         # game never waits for the host (nor asks them to watch when every player is out).
         self.screen = Screen(self.console, None, io.StringIO())
+        for session in self.spectators:
+            session.screen = WatchScreen(session.term, game)
         bots = f" and {n_bots} {opts.bot_kind} bot(s)" if n_bots else ""
         table.tell(
             f"The game begins: {', '.join(humans)}{bots}, "
@@ -716,7 +934,12 @@ class Host:
     def make_bot(self, seat: int):
         opts = self.options
         return self.registry.agent(
-            opts.bot_kind, seat, opts.seed, opts.bot_options or None, time_limit=opts.bot_time_limit
+            opts.bot_kind,
+            seat,
+            opts.seed,
+            opts.bot_options or None,
+            time_limit=opts.bot_time_limit,
+            key=opts.bot_key,
         )
 
     def _play(self) -> None:
@@ -742,8 +965,109 @@ class Host:
         finally:
             self.loop.call_soon_threadsafe(self._done.set)
 
+    # -- a rematch -------------------------------------------------------------------------------
+    def _saved(self) -> None:
+        """A game that ended: its record file is let go of (and the host told where it is)."""
+        from spoiler.session import recording
+
+        if self.recorder is not None and self.recorder.path is not None:
+            self.say(f"Saved to {self.recorder.path.given}.")
+            recording.stop_recording(self.recorder)
+            self.recorder.path = None
+
+    async def _rematch(self) -> bool:
+        """The game is over: each player still at the table is asked to play again. Those who
+        say yes play a new game (a new seed) in the same lobby, bots in the seats left;
+        False when nobody does (or the host stopped)."""
+        table = self.seated
+        players = []
+        for seat in table.seats:
+            terminal = seat.terminal
+            session = (
+                self._session_of(terminal) if terminal is not None and seat.connected else None
+            )
+            if session is not None and seat.bot is None:
+                session.seat_key = session.seat_key or seat.key
+                session.seat, session.ready = None, False
+                players.append((seat.name, session))
+        if not players:
+            return False
+        self.table, self.lobby = None, players
+        self._start.clear()
+        self._rematching = True
+        wait = self.options.turn_time or None
+        limit = f" ({wait:g} s to answer)" if wait else ""
+        self._again_prompt = f"Play again at this table, a new game{limit}? [y/n] "
+        for _, session in players:
+            session.term.intercept = lambda line, session=session: self._again(session, line)
+            session.term.ask(self._again_prompt)
+        self.say("The game is over: asking the players whether they play again.")
+        if self.keyboard:
+            self._watch_keyboard()
+        await self._first(self._start, self._stop, timeout=wait)
+        self._unwatch_keyboard()
+        self._rematching = False
+        ready = [(name, s) for name, s in self.lobby if s.ready]
+        for _, session in self.lobby:
+            if not session.ready:
+                session.end("The table plays on without you. Thanks for playing.", 0)
+        if self._stop.is_set() or not ready:
+            self.lobby = []
+            return False
+        from spoiler.model.seeds import new_seed
+
+        self.lobby = ready
+        self.options.seed = new_seed()
+        self._next_record()
+        return True
+
+    def _again(self, session: _Session, line: str) -> None:
+        """An answer to "Play again?" (on the loop)."""
+        word = line.strip().lower()
+        if word in ("y", "yes", "ready"):
+            if not session.ready:
+                session.ready = True
+                session.term.notice("Waiting for the others to answer.", "dim", own=False)
+                self._tell_lobby(self.again_line())
+                self._start_if_all_ready()
+        elif word in ("n", "no", "q", "quit"):
+            session.end("Thanks for playing.", 0)  # depart() takes them out of the lobby
+        else:
+            session.term.notice("Please answer y (play again) or n (leave).", "yellow")
+            session.term.ask(self._again_prompt)
+
+    def again_line(self) -> str:
+        ready = [name for name, s in self.lobby if s.ready]
+        deciding = [name for name, s in self.lobby if not s.ready]
+        line = f"Playing again: {', '.join(ready) or 'nobody yet'}."
+        return line + (f" Deciding: {', '.join(deciding)}." if deciding else "")
+
+    def _next_record(self) -> None:
+        """With --record, the next game is saved beside the first: FILE-2.toml, ..."""
+        from spoiler.session import recordfile
+        from spoiler.session.recording import free_name
+
+        held = self.options.record
+        if held is None:
+            return
+        given = held.given
+        path = free_name(str(given.with_suffix("")), given.suffix)
+        try:
+            self.options.record = recordfile.RecordFile.create(path)
+            self.options.fresh_record = True
+        except recordfile.FileProblem as exc:
+            self.options.record = None
+            self.say(f"The next game is not recorded: {path}: {exc}", "yellow")
+
     async def _goodbye(self, status: int) -> None:
         """Close every player's session after their last lines, and wait a moment for it."""
+        for session in self.spectators:
+            session.end("The table is closed. Thanks for watching.", status)
+        if self.table is None:  # between two games
+            for _, session in self.lobby:
+                session.end(None, status)
+            await self._wait_for_goodbyes()
+            return
         for seat in self.seated.seats:
             terminal = seat.terminal
             if terminal is not None and not terminal.closed:

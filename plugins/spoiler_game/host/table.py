@@ -109,8 +109,13 @@ class Table:
         tell_host: Callable[[str], None],
         leaving_words: Callable[[str], str] = lambda name: "You left the game.",
         turn_time: float = 0,
+        watchers: Callable[[], list] = list,
+        host_screen_replace: Callable[[int], None] = lambda seat: None,
     ):
         self.seats = [HostedSeat(i, name) for i, name in enumerate(names)]
+        #: The screens of those watching (spectators), told what every player is told.
+        self.watchers = watchers
+        self.host_screen_replace = host_screen_replace
         self.wait = wait
         self.turn_time = turn_time  # seconds a seat has for each decision (0: no limit)
         self.call_later = call_later
@@ -139,14 +144,27 @@ class Table:
         for seat in self.seats:
             terminal = seat.terminal
             if seat is not but and terminal is not None and not terminal.closed:
-                terminal.console.print(Text(message, style=style))
+                (seat.screen or terminal).notice(message, style)
+        for screen in self.watchers():
+            screen.notice(message, style)
         self.tell_host(message)
+
+    def replaced(self, seat: HostedSeat) -> None:
+        """A bot plays ``seat`` from now on: every screen names it "NAME (bot)"."""
+        for other in self.seats:
+            if other.screen is not None:
+                other.screen.replace(seat.index)
+        for screen in self.watchers():
+            screen.replace(seat.index)
+        self.host_screen_replace(seat.index)
 
     def tell_rules(self) -> None:
         """Every connected player's screen shows the rules the game's sets add."""
         for seat in self.seats:
             if seat.connected and seat.screen is not None:
                 seat.screen.set_rules()
+        for screen in self.watchers():
+            screen.set_rules()
 
     # -- connections (called on the server's loop) -----------------------------------------
     def connect(self, seat: HostedSeat, terminal: Terminal, *, first: bool = False) -> None:
@@ -191,6 +209,7 @@ class Table:
                 return
             seat.bot = self.make_bot(seat.index)
             self.changed.notify_all()
+        self.replaced(seat)
         self.tell(
             f"{seat.name} did not come back within {self.wait:g} s: "
             f"a {self.bot_kind} bot plays for them from now on.",
@@ -270,11 +289,9 @@ class Table:
         left = max(1, round(clock.deadline - clock.clock()))
         terminal = seat.terminal
         if terminal is not None and not terminal.closed:
-            terminal.console.print(
-                Text(
-                    f"\n{left} s left to decide; then a {self.bot_kind} bot decides for you.",
-                    style="bold yellow",
-                )
+            terminal.notice(
+                f"{left} s left to decide; then a {self.bot_kind} bot decides for you.",
+                "bold yellow",
             )
         self.tell(
             f"Waiting for {seat.name} ({waited} s so far): a {self.bot_kind} bot decides for "
@@ -293,11 +310,9 @@ class Table:
         seconds = f"{clock.seconds:g} s" if clock is not None else "their time"
         terminal = seat.terminal
         if terminal is not None and not terminal.closed:
-            terminal.console.print(
-                Text(
-                    f"\nYour {seconds} ran out: a {self.bot_kind} bot decided for you this time.",
-                    style="bold yellow",
-                )
+            terminal.notice(
+                f"Your {seconds} ran out: a {self.bot_kind} bot decided for you this time.",
+                "bold yellow",
             )
         self.tell(
             f"{seat.name} took longer than {seconds}: a {self.bot_kind} bot decided for them "
@@ -315,15 +330,14 @@ class Table:
         terminal = seat.terminal
         if seat.failures < MAX_FAILURES:
             if terminal is not None and not terminal.closed:
-                terminal.console.print(
-                    Text(f"Sorry, that prompt failed ({why}). Asking again.", style="yellow")
-                )
+                terminal.notice(f"Sorry, that prompt failed ({why}). Asking again.", "yellow")
             self.tell_host(f"{seat.name}'s prompt failed ({why}); asking again.")
             return
         with self.lock:
             if seat.bot is None:
                 seat.bot = self.make_bot(seat.index)
             self.changed.notify_all()
+        self.replaced(seat)
         self.tell(
             f"{seat.name}'s prompt failed {seat.failures} times in a row ({why}): "
             f"a {self.bot_kind} bot plays for them from now on.",
@@ -372,6 +386,8 @@ class Table:
                 seat.screen.catch_up()
             if self.stopping:
                 raise Stopped
+        for screen in self.watchers():
+            screen.after_round()
 
     def game_over(self) -> None:
         """The game ended: each player sees the last events, the final table, who won and how,
@@ -382,3 +398,6 @@ class Table:
             if seat.connected and seat.screen is not None:
                 seat.screen.catch_up()
                 seat.screen.end()
+        for screen in self.watchers():
+            screen.catch_up()
+            screen.end()

@@ -178,8 +178,14 @@ class Terminal:
         self.intercept: Callable[[str], None] | None = (
             None  # a line reader on the loop (the seat key), before the game's
         )
+        #: What the player's slash commands do (``/say TEXT``), on the loop: the host's.
+        self.command: Callable[[str], None] | None = None
         self._ignored = 0  # lines ignored since the last notice
         self._noticed = -THROTTLE_NOTICE
+        # The prompt waiting for this player's answer, as sent (on the loop): a notice is
+        # drawn above it, never into it.
+        self._prompt: str | None = None
+        self._mid_line = False  # the prompt is the last thing on the player's screen
         self.console = Console(
             file=cast(IO[str], _ChannelFile(self)),
             width=max(20, min(width or 80, 500)),
@@ -205,6 +211,47 @@ class Terminal:
             return
         with contextlib.suppress(OSError):  # the channel is gone: nobody to tell
             self.channel.write(text)  # the line editor turns \n into \r\n on a pty
+
+    def ask(self, prompt: str) -> None:
+        """Send ``prompt`` (rendered) and keep it open until the player answers it."""
+        if not self.closed:
+            self.loop.call_soon_threadsafe(self._ask, prompt)
+
+    def _ask(self, prompt: str) -> None:  # on the loop
+        self._prompt, self._mid_line = prompt, True
+        self._write(prompt)
+
+    def render(self, text: str, style: str = "") -> str:
+        """``text`` as this player's console draws it (a line of its own, wrapped)."""
+        with self.console.capture() as captured:
+            self.console.print(Text(text, style=style))
+        return captured.get()
+
+    def notice(self, text: str, style: str = "bold", *, own: bool = False) -> None:
+        """A line from outside the player's prompt (someone joined or left, a chat line),
+        drawn in a line of its own above the open prompt, if there is one, never into it.
+        ``own``: the answer to something this player typed (their prompt is asked again)."""
+        self.notice_rendered(self.render(text, style), own=own)
+
+    def notice_rendered(self, rendered: str, *, own: bool = False) -> None:
+        """``notice`` for text already drawn by this terminal's console (a card's panel)."""
+        if not self.closed:
+            self.loop.call_soon_threadsafe(self._notice, rendered, own)
+
+    def _notice(self, rendered: str, own: bool) -> None:  # on the loop
+        prompt = self._prompt
+        if prompt is None:
+            self._write(rendered)
+        elif self.pty:
+            # The line editor takes what the player has typed off the line before this and
+            # puts it back after: the prompt line is cleared, the notice written, the prompt
+            # drawn again below it.
+            self._write("\r\x1b[2K" + rendered + prompt)
+        else:
+            # Without a line editor: the notice on a line of its own (the player may be
+            # typing after the prompt); the prompt again only if their line was used up.
+            self._write(("\n" if self._mid_line else "") + rendered + (prompt if own else ""))
+            self._mid_line = own
 
     def resize(self, width: int) -> None:
         self.console.width = max(20, min(width or 80, 500))
@@ -265,12 +312,20 @@ class Terminal:
     def _line(self, raw: str) -> None:
         line = None if self._too_long else clean_line(raw)
         self._too_long = False
+        if line is not None and line.startswith("/") and self.command is not None:
+            self.command(line)  # a chat line, at any prompt: the prompt stays open
+            return
         if self.intercept is not None:
-            self.intercept(line or "")
+            if line is None:
+                self.notice(f"That line was over {MAX_LINE} characters: it was ignored.", own=True)
+                return
+            self._prompt = None  # (the line answers it, if a prompt was open)
+            self.intercept(line)
             return
         if line is None:
             self.send(f"\nThat line was over {MAX_LINE} characters: it was ignored.\n")
             line = ""  # the prompt asks again
+        self._prompt = None  # answered (or typed ahead of the next prompt)
         if self._lines.qsize() < MAX_QUEUED_LINES:
             self._lines.put(line)
 
@@ -327,6 +382,7 @@ class HostedScreen(Screen):
 
     def __init__(self, terminal: Terminal, seat: int, game):
         super().__init__(terminal.console, seat, terminal, delay=0.0)
+        self.terminal = terminal
         self.follow(game)
         self._lock = threading.RLock()
 
@@ -336,6 +392,20 @@ class HostedScreen(Screen):
     def catch_up(self) -> None:
         with self._lock:  # the game's thread and the seat's question may both tell
             super().catch_up()
+
+    def notice(self, text: str, style: str = "bold", *, own: bool = False) -> None:
+        self.terminal.notice(text, style, own=own)
+
+    def read(self, prompt: str, answers: Sequence[str] = ()) -> str:
+        """Ask on the player's terminal, keeping the prompt open there (notices are drawn
+        above it) until they answer."""
+        with self.console.capture() as rendered:
+            self.console.print(Text(prompt + " ", style="bold"), end="")
+        self.terminal.ask(rendered.get())
+        answer = self.terminal.readline().rstrip("\r\n")
+        if not self.terminal.pty:  # no line editor echoed it: the transcript reads well
+            self.console.print(answer, markup=False, highlight=False)
+        return answer.strip()
 
     def page(self, lines, title: str) -> None:
         self.console.print(Text(title, style="bold"))
