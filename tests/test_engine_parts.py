@@ -105,3 +105,12 @@ def test_a_game_keeps_under_thirty_attributes(every_set, cls):
     """CPython keeps at most 30 attributes in its compact instance layout, whose reads are
     faster (a game of 30 played fast mode ~8% slower): the parts hold few attributes each."""
     assert len(vars(a_game_under_way(every_set, cls))) < 30
+
+
+def test_plays_effects_and_rules_have_no_getattr():
+    """A class with ``__getattr__`` has every attribute read of its instances go the slow,
+    unspecialized way, and the engine reads its plays at every step: the misspelt-verb hint
+    comes from where card code fails (``name_the_closest``), not from a ``__getattr__``."""
+    from spoiler.model.verbs import Ongoing, Play, Rule
+
+    assert [cls.__name__ for cls in (Play, Ongoing, Rule) if hasattr(cls, "__getattr__")] == []

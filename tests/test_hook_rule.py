@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import types
 
+import pytest
+
 from spoiler import hookimpl
+from spoiler.model.errors import CardError
 from spoiler.plugins import hooks_for
 from spoiler.state import Status
 from spoiler.testing import play_round, table
@@ -107,3 +110,23 @@ def test_a_hook_that_takes_no_rule_keeps_working(toy):
     )
     play_round(game)
     assert game.result is not None and game.result.winners == (0,)
+
+
+def test_a_misspelt_verb_of_a_rule_fails_naming_the_closest_verb(toy):
+    """As a card's misspelt verb does: the plugin is blamed and the closest verb named."""
+
+    def spoiler_round_end(game, rule):
+        rule.loose(1)
+
+    game = table(
+        [toy],
+        [["Blank"], ["Blank"], ["Blank"]],
+        deck=DECK,
+        hooks=hooks_for(plugin("typo", spoiler_round_end=spoiler_round_end)),
+    )
+    with pytest.raises(CardError) as caught:
+        play_round(game)
+    assert str(caught.value) == (
+        "plugin 'typo' failed in spoiler_round_end: "
+        "Rule has no attribute 'loose'; did you mean 'lose'?"
+    )
