@@ -38,6 +38,7 @@ INTERRUPTED = 130
         "spoiler play --bots 4 --delay 0.5     watch four bots play",
         "spoiler play --sets base --seed 12    the base set only, a set seed",
         "spoiler play --record game.toml       save it as you go (spoiler resume)",
+        "spoiler play --tutorial               a first game, explained as it goes",
     )
 )
 def play(
@@ -133,6 +134,13 @@ def play(
         help="Show a card's text as it is played: first (the first time in a game), always "
         "or never (type ? NAME at a prompt instead).",
     ),
+    tutorial: bool = typer.Option(
+        False,
+        "--tutorial",
+        help="A first game with a guide: you against two bots with the base cards; "
+        "priority, choosing at the same time, losing and winning are explained as they "
+        "happen. Goes with --delay and --card-text only.",
+    ),
 ) -> None:
     """Play a game against bots or friends, or watch bots play.
 
@@ -146,6 +154,28 @@ def play(
     from spoiler.rules.game import CardError, GameError, RoundTooLong
     from spoiler.session.match import game_seed
 
+    if tutorial:
+        from spoiler.console import tutorial as guide
+
+        given = {
+            "--players": players is not None,
+            "--bots": bots is not None,
+            "--bot": bot != ["greedy"],
+            "--bot-option": bool(bot_option),
+            "--think": think is not None,
+            "--bot-time-limit": bot_time_limit is not None,
+            "--sets": bool(sets),
+            "--seed": seed is not None,
+            "--max-rounds": max_rounds != 100,
+            "--strict": strict,
+            "--record": record is not None,
+            "--match": match is not None,
+        }
+        extra = [name for name, there in given.items() if there]
+        if extra:
+            fail(f"--tutorial plays its own table: leave out {', '.join(extra)}")
+        players, bots, bot = guide.PLAYER, guide.BOTS, [guide.BOT_KIND]
+        sets, seed, max_rounds = list(guide.SETS), guide.SEED, guide.MAX_ROUNDS
     try:
         humans, n_bots = table_of(players, bots)
     except TableError as exc:
@@ -191,7 +221,14 @@ def play(
 
     chosen_seed = seed if seed is not None else new_seed()
     console = common.console()
-    screen = Screen(console, reader_for(humans), delay=delay, card_text=card_text)
+    if tutorial:
+        from spoiler.console.tutorial import TutorialScreen
+
+        screen: Screen = TutorialScreen(
+            console, reader_for(humans), delay=delay, card_text=card_text
+        )
+    else:
+        screen = Screen(console, reader_for(humans), delay=delay, card_text=card_text)
     from spoiler.session import recording
 
     def setup(game_seed: int):
