@@ -8,6 +8,7 @@ per seat per game (``Plan.seating``) and kinds with options of their own (``expe
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -102,7 +103,7 @@ def ladder(*args: str) -> dict:
 def greedy_and_random() -> dict:
     return ladder(
         *("--bots", "random,greedy", "--games", "60", "--players", "4", "--sets", "base"),
-        *("--seed", "1", "--jobs", "1"),
+        *("--seed", "1", "--bot-key", "test", "--jobs", "1"),
     )
 
 
@@ -139,15 +140,35 @@ def test_the_json_holds_ratings_head_to_head_and_the_plan(greedy_and_random):
     assert sum(f["results"].values()) == 60
 
 
+def test_a_ladder_draws_its_seed_and_bot_key_and_plays_again_from_them():
+    args = ("--bots", "random,greedy", "--games", "8", "--sets", "base", "--jobs", "1")
+    first = ladder(*args)
+    again = ladder(
+        *args, "--seed", str(first["plan"]["seed"]), "--bot-key", first["plan"]["bot_key"]
+    )
+    assert again == first
+    assert ladder(*args)["plan"]["bot_key"] != first["plan"]["bot_key"]
+    shown = runner.invoke(app, ["ladder", *args])
+    assert re.search(r"seed -?\d+,\s+bot\s+key\s+[0-9a-f]{32};", shown.stdout)
+
+
+def test_a_bot_key_that_is_no_key_is_refused_in_one_line():
+    result = runner.invoke(app, ["ladder", "--bots", "random,greedy", "--bot-key", "a b"])
+    assert result.exit_code == 2
+    assert "--bot-key: 'a b' is not a bot key: 1 to 64 letters, digits, - or _" in result.stderr
+
+
 def test_the_ladder_is_the_same_with_one_process_or_two():
     args = ("--bots", "random,greedy,random@x=1", "--games", "24", "--sets", "base")
+    args += ("--seed", "0", "--bot-key", "test")
     one, two = ladder(*args, "--jobs", "1"), ladder(*args, "--jobs", "2")
     assert one == two
 
 
 def test_the_ladder_is_the_same_on_a_dask_cluster():
     distributed = pytest.importorskip("distributed")
-    args = ("--bots", "random,greedy", "--games", "16", "--sets", "base")
+    args = ("--bots", "random,greedy", "--games", "16", "--sets", "base", "--bot-key", "k")
+    args += ("--seed", "0")
     with distributed.LocalCluster(
         n_workers=2,
         processes=False,

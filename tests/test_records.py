@@ -46,19 +46,29 @@ def same_plugins_for_the_cli(monkeypatch, registry):
 
 
 def bots_game(
-    registry, seed: int, kind: str = "random", players: int = 4, max_rounds: int = 100, names=None
+    registry,
+    seed: int,
+    kind: str = "random",
+    players: int = 4,
+    max_rounds: int = 100,
+    names=None,
+    key: str | None = None,
 ) -> Game:
     names = names or [f"Bot{i}" for i in range(players)]
-    seats = [Seat(name, registry.agent(kind, i, seed), kind) for i, name in enumerate(names)]
+    seats = [
+        Seat(name, registry.agent(kind, i, seed, key=key), kind) for i, name in enumerate(names)
+    ]
     sets = registry.card_sets(None)
     return Game(
         sets, seats, seed, max_rounds=max_rounds, hooks=registry.game_hooks([s.name for s in sets])
     )
 
 
-def play_recorded(registry, game: Game, rounds: int | None = None, path=None) -> records.Record:
-    """Play ``rounds`` rounds (all, when None), recording each."""
-    recorder = records.Recorder(records.Record.of(game, registry), path)
+def play_recorded(
+    registry, game: Game, rounds: int | None = None, path=None, key: str | None = None
+) -> records.Record:
+    """Play ``rounds`` rounds (all, when None), recording each (``key``: the bots' key)."""
+    recorder = records.Recorder(records.Record.of(game, registry, bot_key=key), path)
     while not game.over and (rounds is None or game.round < rounds):
         game.play_round()
         recorder.round_played(game)
@@ -330,6 +340,35 @@ def test_resume_finishes_a_bots_game_exactly_as_played_straight_through(tmp_path
     assert "That was round 2, where the record stopped." in result.stdout
     assert saved.read_bytes() == straight.read_bytes()
     assert cli("replay", "--verify", saved).exit_code == 0
+
+
+def test_a_game_with_a_bot_key_resumes_with_the_bots_it_had(tmp_path, registry):
+    """Issue 23: bots seeded by a key no bot can derive; the record keeps the key, so the
+    resumed bots choose as the straight game's did, and the end tells the key to play again."""
+    straight, saved = tmp_path / "straight.toml", tmp_path / "saved.toml"
+    play = ("play", "--bots", 4, "--seed", 33, "--bot-key", "k33", "--record", straight)
+    finished = cli(*play)
+    assert finished.exit_code == 0
+    assert "--bot greedy --bot-key k33" in finished.stdout
+    assert records.load(straight).bot_key == "k33"
+    names = ["Ada", "Bix", "Cog", "Dot"]
+    game = bots_game(registry, seed=33, kind="greedy", names=names, key="k33")
+    play_recorded(registry, game, rounds=2, path=saved, key="k33")
+    assert cli("resume", saved).exit_code == 0
+    assert saved.read_bytes() == straight.read_bytes()
+    unkeyed = cli("play", "--bots", 4, "--seed", 33, "--record", tmp_path / "unkeyed.toml")
+    assert unkeyed.stdout != finished.stdout  # the key changes what the bots choose
+
+
+def test_a_bot_key_in_a_record_must_be_a_key(tmp_path, registry):
+    game = bots_game(registry, seed=3, max_rounds=2)
+    data = tomllib.loads(play_recorded(registry, game, key="k").dumps())
+    data["options"]["bot_key"] = "not a key!"
+    data["checksum"] = "edited"
+    with pytest.raises(
+        records.RecordError, match=r"options.bot_key: 'not a key!' is not a bot key"
+    ):
+        records.parse(data)
 
 
 def test_a_human_game_stopped_mid_game_is_resumed_and_replayed_to_the_same_end(tmp_path):

@@ -140,6 +140,55 @@ BOT_TIME_LIMIT_HELP = (
 )
 
 
+BOT_KEY_HELP = "The secret the bots' seeds are keyed by, so no bot can search back its game's seed."
+
+
+# One declaration of each option for every command that takes it (Typer reads them, never
+# changes them); ``note`` is what the option means for that command in particular.
+def bot_option_flag(note: str = ""):
+    return typer.Option(None, "--bot-option", metavar="KEY=VALUE", help=BOT_OPTION_HELP + note)
+
+
+def think_flag():
+    return typer.Option(None, "--think", metavar="MS", help=THINK_HELP)
+
+
+def bot_time_limit_flag(note: str = ""):
+    return typer.Option(None, "--bot-time-limit", metavar="S", help=BOT_TIME_LIMIT_HELP + note)
+
+
+def bot_key_flag(default: str):
+    return typer.Option(None, "--bot-key", metavar="KEY", help=f"{BOT_KEY_HELP} {default}")
+
+
+def jobs_flag():
+    return typer.Option(
+        None, "--jobs", metavar="N", help="Processes to play in. Default: every available core."
+    )
+
+
+def cluster_flag():
+    return typer.Option(
+        None,
+        "--cluster",
+        metavar="ADDRESS",
+        help="Play on a Dask distributed scheduler (tcp://HOST:PORT) instead of local processes; "
+        "every batch checks its worker has this machine's plugins. Needs spoiler-game[cluster].",
+    )
+
+
+def checked_key(given: str | None) -> str:
+    """The run's key for bot seeds (``--bot-key``): the one given, checked, or a new one."""
+    from spoiler.model.seeds import check_key, new_key
+
+    if given is None:
+        return new_key()
+    try:
+        return check_key(given)
+    except ValueError as exc:
+        fail(f"--bot-key: {exc}")
+
+
 def bot_settings(
     pairs: list[str] | None, think: float | None, time_limit: float | None
 ) -> tuple[dict[str, str], float | None]:

@@ -13,11 +13,12 @@ from pathlib import Path
 import typer
 
 from spoiler.commands.common import (
-    BOT_OPTION_HELP,
-    BOT_TIME_LIMIT_HELP,
-    THINK_HELP,
+    bot_key_flag,
+    bot_option_flag,
     bot_settings,
+    bot_time_limit_flag,
     fail,
+    think_flag,
 )
 from spoiler.commands.completion import complete_bots, complete_records, complete_sets
 from spoiler.commands.group import command_app, examples
@@ -65,18 +66,12 @@ def play(
         "Several kinds (repeated or comma-separated) take the bots' seats in turn.",
         autocompletion=complete_bots,
     ),
-    bot_option: list[str] | None = typer.Option(
-        None,
-        "--bot-option",
-        metavar="KEY=VALUE",
-        help=f"{BOT_OPTION_HELP} The record keeps them for resume.",
-    ),
-    think: float | None = typer.Option(None, "--think", metavar="MS", help=THINK_HELP),
-    bot_time_limit: float | None = typer.Option(
-        None,
-        "--bot-time-limit",
-        metavar="S",
-        help=f"{BOT_TIME_LIMIT_HELP} The record keeps it for resume.",
+    bot_option: list[str] | None = bot_option_flag(" The record keeps them for resume."),
+    think: float | None = think_flag(),
+    bot_time_limit: float | None = bot_time_limit_flag(" The record keeps it for resume."),
+    bot_key: str | None = bot_key_flag(
+        "For a seed you choose (a random one cannot be searched): the record keeps it, and "
+        "the end of the game tells it with the seed. Default: none."
     ),
     sets: list[str] | None = typer.Option(
         None,
@@ -187,6 +182,7 @@ def play(
     if seed is not None and not -(2**63) <= seed < 2**64:
         fail(f"--seed must be a whole number of at most 64 bits, not {seed}")
     bot_options, time_limit = bot_settings(bot_option, think, bot_time_limit)
+    key = None if bot_key is None else common.checked_key(bot_key)
     set_names = common.names_of(sets, "--sets")
     kinds = _kinds(bot)
 
@@ -234,7 +230,7 @@ def play(
     def setup(game_seed: int):
         try:
             seats = seat_players(
-                registry, humans, n_bots, kinds, game_seed, screen, bot_options, time_limit
+                registry, humans, n_bots, kinds, game_seed, screen, bot_options, time_limit, key
             )
             return new_game(registry, seats, set_names, game_seed, max_rounds, strict)
         except (UnknownName, OptionError, GameError) as exc:
@@ -256,7 +252,7 @@ def play(
     def start(game, of_match=None):
         try:
             return recording.start_recording(
-                game, registry, record, force, of_match, bot_options, time_limit
+                game, registry, record, force, of_match, bot_options, time_limit, key
             )
         except recording.RecordingError as exc:
             fail(str(exc), exc.code)
@@ -366,12 +362,12 @@ def _play_again(screen, reveal) -> str | None:
 def _reveal(record, registry, screen) -> None:
     """The game just over, told again as a watcher of bots sees it: every hand and every
     player's choices, round by round (``spoiler replay --reveal``)."""
-    from spoiler.commands.records import _replay_game
+    from spoiler.console.game import replay_game
     from spoiler.console.screen import EVERYTHING, Screen
 
     shown = Screen(screen.console, EVERYTHING, delay=0, stdin=screen.stdin)
     shown.again = screen.again
-    _replay_game(record, registry, shown, step=False)
+    replay_game(record, registry, shown)
     shown.end()
 
 

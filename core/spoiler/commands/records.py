@@ -14,7 +14,7 @@ from spoiler.commands import common
 from spoiler.commands.common import console, err_console, fail
 from spoiler.commands.completion import complete_records
 from spoiler.commands.group import command_app, examples
-from spoiler.console.game import reader_of, run_game
+from spoiler.console.game import reader_of, replay_game, run_game
 from spoiler.console.game import save_stopped as save_stopped  # API 1: spoiler.cli.records
 from spoiler.session.recording import play_command, reason
 
@@ -136,11 +136,13 @@ def replay(
             out.print()
             out.rule(f"Game {number} of the match", style="bold")
         try:
-            game, first = _replay_game(game_record, registry, screen, step)
+            game, first, stopped = replay_game(game_record, registry, screen, step)
         except records.RecordError as exc:
             fail(f"{file}: {_in_game(record, number)}{exc}")
         except (CardError, GameError) as exc:
             _failed_in_replay(file, exc)
+        if stopped:
+            raise typer.Exit(INTERRUPTED)
         if game.over:
             screen.end()
             if record.match is not None:
@@ -161,38 +163,6 @@ def replay(
                 soft_wrap=True,
             )
             raise typer.Exit(DIFFERS)
-
-
-def _replay_game(record, registry, screen, step: bool):
-    """Replay one game's recorded rounds on ``screen``; returns the game and the first
-    difference from the record (None when it matches)."""
-    from spoiler.console.screen import EVERYTHING
-    from spoiler.session import records
-
-    game = records.build_game(record, registry)
-    recorder = records.Recorder(record)
-    screen.follow(game)
-    game.start()
-    screen.catch_up()
-    if screen.reader == EVERYTHING:
-        screen.standings("At the table")
-    first = None
-    for entry in record.rounds:
-        if step and entry.round > 1:
-            try:
-                answer = screen.read(f"Press Enter for round {entry.round} (q: stop).")
-            except (EOFError, KeyboardInterrupt):
-                raise typer.Exit(INTERRUPTED) from None
-            if answer.lower() in ("q", "quit"):
-                raise typer.Exit(INTERRUPTED)
-        game.play_round()
-        first = first or recorder.round_played(game)
-        screen.catch_up()
-        if screen.reader == EVERYTHING and not game.over:
-            screen.standings(f"After round {game.round}")
-        if game.over:
-            break
-    return game, first or records.ending_difference(record, game)
 
 
 def _score_so_far(out, record, number: int) -> None:
@@ -421,8 +391,8 @@ def _resume_held(file: Path, record, registry, held) -> None:
 
 def _live_agents(file: Path, record, registry, screen) -> list:
     """The agents who go on playing: a human at this keyboard for each human, the recorded
-    bot kinds (seeded from the game's seed, with the bot options the record keeps) for the
-    others."""
+    bot kinds (seeded from the game's seed and the record's bot key, with the bot options the
+    record keeps) for the others."""
     from spoiler.agents.options import OptionError
     from spoiler.console.human import HumanAgent
     from spoiler.plugins import UnknownName
@@ -436,7 +406,12 @@ def _live_agents(file: Path, record, registry, screen) -> list:
             continue
         try:
             bot = registry.agent(
-                player.kind, seat, record.seed, options, time_limit=record.bot_time_limit
+                player.kind,
+                seat,
+                record.seed,
+                options,
+                time_limit=record.bot_time_limit,
+                key=record.bot_key,
             )
             live.append(bot)
         except UnknownName as exc:

@@ -1,11 +1,12 @@
 """A game at a terminal, for ``spoiler play``, ``resume`` and ``replay`` and for the SSH host:
 who reads the shared screen, the humans seated at it, the game played round by round on it,
-and the offer to save a game that stopped.
+a recorded game told again, and the offer to save a game that stopped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, NamedTuple
 
 
 def reader_for(humans: list[str]):
@@ -38,6 +39,7 @@ def seat_players(
     screen,
     options: dict | None = None,
     time_limit: float | None = None,
+    key: str | None = None,
 ):
     """The seats of a game at this screen (``spoiler.session.seating.seat_players``): each
     human asked at it (``HumanAgent``), then the bots."""
@@ -47,7 +49,9 @@ def seat_players(
     def human(hot_seat: bool):
         return HumanAgent(screen, hot_seat=hot_seat)
 
-    return seating.seat_players(registry, humans, bots, bot_kind, seed, human, options, time_limit)
+    return seating.seat_players(
+        registry, humans, bots, bot_kind, seed, human, options, time_limit, key
+    )
 
 
 def run_game(game, screen, after_round: Callable | None = None):
@@ -89,6 +93,47 @@ def run_game(game, screen, after_round: Callable | None = None):
         close_agents(game)
     screen.end()
     return game.result
+
+
+class Replayed(NamedTuple):
+    game: Any
+    #: The first way the replay differs from the record; None when it matches.
+    difference: str | None
+    #: The reader stopped stepping through it (q, end of input or Ctrl-C).
+    stopped: bool
+
+
+def replay_game(record, registry, screen, step: bool = False) -> Replayed:
+    """Replay one game's recorded rounds on ``screen`` (``spoiler replay``, and the reveal
+    after a game); with ``step``, the reader presses Enter before each round after the first.
+    Raises ``RecordError`` for a record these plugins cannot rebuild the game of."""
+    from spoiler.console.screen import EVERYTHING
+    from spoiler.session import records
+
+    game = records.build_game(record, registry)
+    recorder = records.Recorder(record)
+    screen.follow(game)
+    game.start()
+    screen.catch_up()
+    if screen.reader == EVERYTHING:
+        screen.standings("At the table")
+    first = None
+    for entry in record.rounds:
+        if step and entry.round > 1:
+            try:
+                answer = screen.read(f"Press Enter for round {entry.round} (q: stop).")
+            except (EOFError, KeyboardInterrupt):
+                answer = "q"
+            if answer.lower() in ("q", "quit"):
+                return Replayed(game, first, stopped=True)
+        game.play_round()
+        first = first or recorder.round_played(game)
+        screen.catch_up()
+        if screen.reader == EVERYTHING and not game.over:
+            screen.standings(f"After round {game.round}")
+        if game.over:
+            break
+    return Replayed(game, first or records.ending_difference(record, game), stopped=False)
 
 
 def _watch_or_skip(screen) -> None:

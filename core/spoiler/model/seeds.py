@@ -9,13 +9,14 @@ own seed, derived one-way from the game's seed, the seat and the bot's kind by a
 (BLAKE2b keyed with the game's seed): nothing a bot is handed leads back to the game's seed
 or the deck. A seed drawn at random has 64 bits, too many to search; a seed a user gives
 (``--seed 7``) is theirs, and so is the risk of a small one, unless the bot seeds are also
-keyed by a secret of the run the bots never see (``key``: ``spoiler simulate`` draws one for
-every run).
+keyed by a secret of the run the bots never see (``key``: ``play``, ``host``, ``simulate``
+and ``ladder`` draw one for every run, and a record keeps it so the game replays).
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 
 #: Bits of a seed drawn at random.
@@ -33,6 +34,14 @@ def new_seed() -> int:
 def new_key() -> str:
     """A fresh secret to key bot seeds with (``bot_seed``): 128 random bits, as hex."""
     return secrets.token_hex(KEY_BITS // 8)
+
+
+def check_key(key: str) -> str:
+    """``key`` if it can key bot seeds (1 to 64 letters, digits, ``-`` or ``_``: it goes on
+    command lines and into records), else ValueError saying what a key is."""
+    if not re.fullmatch(r"[0-9a-zA-Z_-]{1,64}", key):
+        raise ValueError(f"{key!r} is not a bot key: 1 to 64 letters, digits, - or _")
+    return key
 
 
 def bot_seed(game_seed: int, seat: int, kind: str, key: str | None = None) -> int:

@@ -28,17 +28,18 @@ def start_recording(
     match: tuple[int, int] | None = None,
     bot_options: dict[str, str] | None = None,
     bot_time_limit: float | None = None,
+    bot_key: str | None = None,
 ):
     """A recorder for a game about to be played. It keeps the record in memory (so a stopped
     game can still be saved) and, with a ``path``, writes it after every round. The file is
     created (refused when it exists, unless ``force``), locked for the whole game (or match)
     and the empty record written at once, so a path that cannot be written is refused before
     the game starts (``RecordingError``). ``match``: (wins needed, match seed) for the first
-    game of a match; ``bot_options``, ``bot_time_limit``: the bots' ``--bot-option`` and
-    ``--bot-time-limit``, kept for ``resume``."""
+    game of a match; ``bot_options``, ``bot_time_limit``, ``bot_key``: the bots'
+    ``--bot-option``, ``--bot-time-limit`` and the key of their seeds, kept for ``resume``."""
     from spoiler.session import recordfile, records
 
-    record = records.Record.of(game, registry, bot_options, bot_time_limit)
+    record = records.Record.of(game, registry, bot_options, bot_time_limit, bot_key)
     if match is not None:
         record.match = records.Match(*match)
     recorder = records.Recorder(record)
@@ -156,6 +157,8 @@ def play_command(record, seed: int) -> str | None:
             words += ["--bot-option", f"{key}={value}"]
         if record.bot_time_limit is not None:
             words += ["--bot-time-limit", f"{record.bot_time_limit:g}"]
+        if record.bot_key is not None:
+            words += ["--bot-key", record.bot_key]
     if record.max_rounds != 100:
         words += ["--max-rounds", str(record.max_rounds)]
     if record.strict:

@@ -126,6 +126,9 @@ class Record:
     bot_options: dict[str, str] = field(default_factory=dict)
     #: Seconds a program bot may take over a decision (``--bot-time-limit``); None: the default.
     bot_time_limit: float | None = None
+    #: The secret the bots' seeds are keyed by (``spoiler.seeds.bot_seed``), so a resumed
+    #: game's bots go on as they would have; None in records made before keys.
+    bot_key: str | None = None
 
     @classmethod
     def of(
@@ -134,9 +137,10 @@ class Record:
         registry,
         bot_options: dict[str, str] | None = None,
         bot_time_limit: float | None = None,
+        bot_key: str | None = None,
     ) -> Record:
-        """A new, empty record for a game about to be played, with the bots' options and
-        time limit."""
+        """A new, empty record for a game about to be played, with the bots' options, time
+        limit and key."""
         sets = []
         for card_set in game.sets:
             info = next((i for i in registry.set_infos if i.name == card_set.name), None)
@@ -158,6 +162,7 @@ class Record:
             game.strict,
             bot_options=dict(bot_options or {}),
             bot_time_limit=bot_time_limit,
+            bot_key=bot_key,
         )
 
     @property
@@ -201,6 +206,8 @@ class Record:
             body["options"]["bot_options"] = dict(self.bot_options)
         if self.bot_time_limit is not None:
             body["options"]["bot_time_limit"] = self.bot_time_limit
+        if self.bot_key is not None:
+            body["options"]["bot_key"] = self.bot_key
         if self.result is not None:
             body["result"] = dict(self.result)
         body["sets"] = [
@@ -340,7 +347,7 @@ def parse(data: dict) -> Record:
     spoiler_game = r.get("spoiler_game", str)
     seed = r.get("seed", int)
     options = _Reader(r.get("options", dict), "options.")
-    options.only("max_rounds", "strict", "think_ms", "bot_options", "bot_time_limit")
+    options.only("max_rounds", "strict", "think_ms", "bot_options", "bot_time_limit", "bot_key")
     max_rounds = options.get("max_rounds", int)
     if not 1 <= max_rounds <= MAX_ROUNDS:
         raise RecordError(
@@ -368,6 +375,14 @@ def parse(data: dict) -> Record:
             bot_time_limit = time_limit(bot_time_limit, "options.bot_time_limit")
         except OptionError as exc:
             raise RecordError(str(exc)) from None
+    bot_key = options.get("bot_key", str, None)
+    if bot_key is not None:
+        from spoiler.model.seeds import check_key
+
+        try:
+            check_key(bot_key)
+        except ValueError as exc:
+            raise RecordError(f"options.bot_key: {exc}") from None
 
     sets = []
     for i, item in enumerate(r.get("sets", list), 1):
@@ -435,6 +450,7 @@ def parse(data: dict) -> Record:
         match,
         bot_options,
         bot_time_limit,
+        bot_key,
     )
 
 

@@ -69,11 +69,12 @@ def seat_players(
     human: Callable[[bool], Any],
     options: dict | None = None,
     time_limit: float | None = None,
+    key: str | None = None,
 ):
     """The seats: humans first, each with the agent ``human(hot_seat)`` makes (``hot_seat``:
     several humans share one screen), then the bots, each seeded one-way from the game's seed
-    and given ``options`` (``--bot-option``) and ``time_limit`` (``--bot-time-limit``; see
-    ``Registry.agent``); several kinds take the bots' seats in turn. Raises
+    and ``key`` (``--bot-key``), and given ``options`` (``--bot-option``) and ``time_limit``
+    (``--bot-time-limit``; see ``Registry.agent``); several kinds take the bots' seats in turn. Raises
     ``spoiler.plugins.UnknownName`` for a bot kind that is not installed,
     ``spoiler.agents.options.OptionError`` for options its factory refuses."""
     from spoiler.rules.game import Seat
@@ -83,7 +84,7 @@ def seat_players(
     seats = [Seat(name, human(hot_seat), "human") for name in humans]
     for i, name in enumerate(bot_names(humans, bots)):
         seat, kind = len(seats), kinds[i % len(kinds)]
-        bot = registry.agent(kind, seat, seed, options or None, time_limit=time_limit)
+        bot = registry.agent(kind, seat, seed, options or None, time_limit=time_limit, key=key)
         seats.append(Seat(name, bot, kind))
     return seats
 

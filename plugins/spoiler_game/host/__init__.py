@@ -11,11 +11,13 @@ from pathlib import Path
 import typer
 
 from spoiler.commands.common import (
-    BOT_OPTION_HELP,
-    BOT_TIME_LIMIT_HELP,
-    THINK_HELP,
+    bot_key_flag,
+    bot_option_flag,
     bot_settings,
+    bot_time_limit_flag,
+    checked_key,
     fail,
+    think_flag,
 )
 from spoiler.commands.completion import complete_sets
 from spoiler.commands.group import command_app, examples
@@ -47,18 +49,12 @@ def host(
         metavar="KIND",
         help="The kind of bot, for --bots, for seats left empty and for players who leave.",
     ),
-    bot_option: list[str] | None = typer.Option(
-        None,
-        "--bot-option",
-        metavar="KEY=VALUE",
-        help=f"{BOT_OPTION_HELP} The record keeps them for resume.",
-    ),
-    think: float | None = typer.Option(None, "--think", metavar="MS", help=THINK_HELP),
-    bot_time_limit: float | None = typer.Option(
-        None,
-        "--bot-time-limit",
-        metavar="S",
-        help=f"{BOT_TIME_LIMIT_HELP} The record keeps it for resume.",
+    bot_option: list[str] | None = bot_option_flag(" The record keeps them for resume."),
+    think: float | None = think_flag(),
+    bot_time_limit: float | None = bot_time_limit_flag(" The record keeps it for resume."),
+    bot_key: str | None = bot_key_flag(
+        "For a seed you choose (a random one cannot be searched); the record keeps it. "
+        "Default: none."
     ),
     sets: list[str] | None = typer.Option(
         None,
@@ -196,6 +192,7 @@ def host(
         bot_kind=bot,
         bot_options=bot_options,
         bot_time_limit=time_limit,
+        bot_key=None if bot_key is None else checked_key(bot_key),
         set_names=set_names,
         seed=seed if seed is not None else new_seed(),
         max_rounds=max_rounds,

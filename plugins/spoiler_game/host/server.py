@@ -97,6 +97,7 @@ class HostOptions:
     fresh_record: bool = False  # the record file was made for this game (removed if unused)
     bot_options: dict[str, str] = field(default_factory=dict)  # --bot-option, --think
     bot_time_limit: float | None = None  # --bot-time-limit
+    bot_key: str | None = None  # --bot-key: what the bots' seeds are keyed by
     watch_code: str = ""  # the password spectators join with ("": none may)
 
 
@@ -897,7 +898,9 @@ class Host:
         game = new_game(self.registry, seats, opts.set_names, opts.seed, opts.max_rounds)
         table.game = game
         self.table, self.game = table, game
-        record = records.Record.of(game, self.registry, opts.bot_options, opts.bot_time_limit)
+        record = records.Record.of(
+            game, self.registry, opts.bot_options, opts.bot_time_limit, opts.bot_key
+        )
         self.recorder = records.Recorder(record)
         for (_, session), seat in zip(self.lobby, table.seats, strict=True):
             session.term.intercept = None  # what they type now answers the game's prompts
@@ -931,7 +934,12 @@ class Host:
     def make_bot(self, seat: int):
         opts = self.options
         return self.registry.agent(
-            opts.bot_kind, seat, opts.seed, opts.bot_options or None, time_limit=opts.bot_time_limit
+            opts.bot_kind,
+            seat,
+            opts.seed,
+            opts.bot_options or None,
+            time_limit=opts.bot_time_limit,
+            key=opts.bot_key,
         )
 
     def _play(self) -> None:

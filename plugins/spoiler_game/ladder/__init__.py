@@ -8,13 +8,17 @@ The games are a simulation's (``spoiler.session.simulate``) on a seeded schedule
 import typer
 
 from spoiler.commands.common import (
-    BOT_OPTION_HELP,
-    BOT_TIME_LIMIT_HELP,
-    THINK_HELP,
+    bot_key_flag,
+    bot_option_flag,
     bot_settings,
+    bot_time_limit_flag,
+    checked_key,
+    cluster_flag,
     console,
     fail,
+    jobs_flag,
     names_of,
+    think_flag,
 )
 from spoiler.commands.completion import complete_bots, complete_sets
 from spoiler.commands.group import command_app, examples
@@ -50,26 +54,22 @@ def ladder(
         help="Card sets, comma-separated or repeated. Default: all installed.",
         autocompletion=complete_sets,
     ),
-    seed: int = typer.Option(
-        0, "--seed", metavar="N", help="Seed of the schedule and of every game."
-    ),
-    bot_option: list[str] | None = typer.Option(
-        None, "--bot-option", metavar="KEY=VALUE", help=BOT_OPTION_HELP
-    ),
-    think: float | None = typer.Option(None, "--think", metavar="MS", help=THINK_HELP),
-    bot_time_limit: float | None = typer.Option(
-        None, "--bot-time-limit", metavar="S", help=BOT_TIME_LIMIT_HELP
-    ),
-    jobs: int | None = typer.Option(
-        None, "--jobs", metavar="N", help="Processes to play in. Default: every available core."
-    ),
-    cluster: str | None = typer.Option(
+    seed: int | None = typer.Option(
         None,
-        "--cluster",
-        metavar="ADDRESS",
-        help="Play on a Dask distributed scheduler (tcp://HOST:PORT) instead of local processes; "
-        "needs spoiler-game[cluster].",
+        "--seed",
+        metavar="N",
+        help="Seed of the schedule and of every game. Default: drawn at random (64 bits) "
+        "and printed.",
     ),
+    bot_key: str | None = bot_key_flag(
+        "Default: drawn at random and printed; give a ladder's key (and seed) to play its "
+        "games again."
+    ),
+    bot_option: list[str] | None = bot_option_flag(),
+    think: float | None = think_flag(),
+    bot_time_limit: float | None = bot_time_limit_flag(),
+    jobs: int | None = jobs_flag(),
+    cluster: str | None = cluster_flag(),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON object."),
 ) -> None:
     """Rate bot kinds from free-for-all games: a seeded schedule seats every kind in every
@@ -109,7 +109,13 @@ def ladder(
     from spoiler_game.ladder import rating
 
     options, time_limit = bot_settings(bot_option, think, bot_time_limit)
-    plan = rating.plan(kinds, games, players, set_names, seed, options, time_limit)
+    from spoiler.model.seeds import new_seed
+
+    if seed is None:
+        seed = new_seed()
+    plan = rating.plan(
+        kinds, games, players, set_names, seed, options, time_limit, checked_key(bot_key)
+    )
     try:
         local = sim.check(plan)
     except sim.PlanError as exc:
@@ -142,7 +148,7 @@ def print_ladder(f: dict) -> None:
     given = f" (bot options {' '.join(f'{k}={v}' for k, v in given.items())})" if given else ""
     out.print(
         f"{plan['games']} games of {plan['players']} players{given}, sets "
-        f"{', '.join(plan['sets'])}, seed {plan['seed']}; each kind sat in every seat "
+        f"{', '.join(plan['sets'])}, seed {plan['seed']}, bot key {plan['bot_key']}; each kind sat in every seat "
         f"(schedule blocks of {plan['schedule']['block']} games).",
         markup=False,
     )

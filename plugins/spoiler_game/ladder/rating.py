@@ -155,9 +155,11 @@ def plan(
     seed: int,
     bot_options: dict[str, str] | None = None,
     bot_time_limit: float | None = None,
+    bot_key: str | None = None,
 ):
     """The ``simulate.Plan`` that plays a ladder: ``schedule`` as its seating; every bot gets
-    ``bot_options`` (``--bot-option``), under a kind's own ``@KEY=VALUE``."""
+    ``bot_options`` (``--bot-option``), under a kind's own ``@KEY=VALUE``, and a seed keyed by
+    ``bot_key`` (``--bot-key``)."""
     from spoiler.session import simulate as sim
 
     seating = tuple(schedule(kinds, players, games, seed))
@@ -169,6 +171,7 @@ def plan(
         bot_options=tuple((bot_options or {}).items()),
         seating=seating,
         bot_time_limit=bot_time_limit,
+        bot_key=bot_key,
     )
 
 
@@ -185,6 +188,7 @@ def figures(plan, games: Sequence[dict], set_names: Sequence[str]) -> dict:
         "players": plan.players,
         "sets": list(set_names),
         "seed": plan.seed,
+        "bot_key": plan.bot_key,
         "max_rounds": plan.max_rounds,
         "bot_options": dict(plan.bot_options),
         "bot_time_limit": plan.bot_time_limit,
@@ -221,6 +225,8 @@ def command(plan: dict) -> str:
     ]
     parts.append(f"--sets {','.join(plan['sets'])}")
     parts.append(f"--seed {plan['seed']}")
+    if plan.get("bot_key") is not None:
+        parts.append(f"--bot-key {plan['bot_key']}")
     for key, value in (plan.get("bot_options") or {}).items():
         parts.append(f"--bot-option {shlex.quote(f'{key}={value}')}")
     if plan.get("bot_time_limit") is not None:

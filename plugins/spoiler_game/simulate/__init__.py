@@ -3,20 +3,23 @@ and the figures a set author balances by (see docs/simulate.md)."""
 
 import contextlib
 import os
-import re
 import signal
 
 import typer
 
 from spoiler.commands.common import (
-    BOT_OPTION_HELP,
-    BOT_TIME_LIMIT_HELP,
-    THINK_HELP,
+    bot_key_flag,
+    bot_option_flag,
     bot_settings,
+    bot_time_limit_flag,
+    checked_key,
+    cluster_flag,
     console,
     err_console,
     fail,
+    jobs_flag,
     names_of,
+    think_flag,
 )
 from spoiler.commands.completion import complete_bots, complete_sets
 from spoiler.commands.group import command_app, examples
@@ -70,34 +73,17 @@ def simulate(
         help="Seed of the simulation; each game's seed follows from it. Default: drawn at "
         "random (64 bits) and printed.",
     ),
-    bot_key: str | None = typer.Option(
-        None,
-        "--bot-key",
-        metavar="KEY",
-        help="The secret the bots' seeds are keyed by, so no bot can search back its game's "
-        "seed. Default: drawn at random and printed; give a run's key (and seed) to play "
-        "its games again.",
+    bot_key: str | None = bot_key_flag(
+        "Default: drawn at random and printed; give a run's key (and seed) to play its games again."
     ),
     max_rounds: int = typer.Option(
         100, "--max-rounds", metavar="N", help="Round limit; reaching it ends a game in a draw."
     ),
-    bot_option: list[str] | None = typer.Option(
-        None, "--bot-option", metavar="KEY=VALUE", help=BOT_OPTION_HELP
-    ),
-    think: float | None = typer.Option(None, "--think", metavar="MS", help=THINK_HELP),
-    bot_time_limit: float | None = typer.Option(
-        None, "--bot-time-limit", metavar="S", help=BOT_TIME_LIMIT_HELP
-    ),
-    jobs: int | None = typer.Option(
-        None, "--jobs", metavar="N", help="Processes to play in. Default: every available core."
-    ),
-    cluster: str | None = typer.Option(
-        None,
-        "--cluster",
-        metavar="ADDRESS",
-        help="Play on a Dask distributed scheduler (tcp://HOST:PORT) instead of local processes; "
-        "every batch checks its worker has this machine's plugins. Needs spoiler-game[cluster].",
-    ),
+    bot_option: list[str] | None = bot_option_flag(),
+    think: float | None = think_flag(),
+    bot_time_limit: float | None = bot_time_limit_flag(),
+    jobs: int | None = jobs_flag(),
+    cluster: str | None = cluster_flag(),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON object."),
 ) -> None:
     """Play many games between bots and report win rates, game length, each card's
@@ -120,14 +106,11 @@ def simulate(
     if jobs is not None and cluster is not None:
         fail("--jobs and --cluster do not go together: a cluster has its own workers")
     options, time_limit = bot_settings(bot_option, think, bot_time_limit)
-    from spoiler.model.seeds import new_key, new_seed
+    from spoiler.model.seeds import new_seed
 
     if seed is None:
         seed = new_seed()
-    if bot_key is None:
-        bot_key = new_key()
-    elif not re.fullmatch(r"[0-9a-zA-Z_-]{1,64}", bot_key):
-        fail(f"--bot-key {bot_key!r} must be 1 to 64 letters, digits, - or _")
+    bot_key = checked_key(bot_key)
     plan = sim.Plan(
         games,
         kinds,
