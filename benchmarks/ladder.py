@@ -30,6 +30,10 @@ from spoiler.session import simulate as sim
 from spoiler_game.bots.expert import DEFAULT_THINK_MS
 from spoiler_game.ladder import rating
 
+#: The bot key of every ladder (``--bot-key``), fixed so that the command each table names
+#: plays its games again (a ladder without one draws a key at random).
+KEY = "ladder"
+
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "balance.md"
 BEGIN = "<!-- ladder: written by benchmarks/ladder.py --write-docs; do not edit by hand -->"
 END = "<!-- /ladder -->"
@@ -134,7 +138,7 @@ def main(argv=None) -> int:
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
         for title, sets in COMBINATIONS:
-            plan = rating.plan(KINDS, args.games, 4, sets, args.seed)
+            plan = rating.plan(KINDS, args.games, 4, sets, args.seed, bot_key=KEY)
             try:
                 sim.check(plan)
             except sim.PlanError as exc:
