@@ -95,3 +95,34 @@ def test_the_commands_are_listed_each_on_one_line_play_first():
     listed = text.split("Commands:\n")[1].split("\n\n")[0].splitlines()
     assert listed[0].split()[0] == "play"
     assert all(line.startswith("  ") and not line.startswith("   ") for line in listed), listed
+
+
+#: The docs site's page of every command's --help, made of the snapshots above (so it is as
+#: current as they are, under any Typer). Written with them by SPOILER_UPDATE_SNAPSHOTS=1.
+HELP_PAGE = Path(__file__).resolve().parents[1] / "docs" / "cli-help.md"
+
+
+def help_page() -> str:
+    parts = [
+        "# Every command's `--help`\n\n"
+        "What `spoiler COMMAND --help` prints, for every command and subcommand, at 80\n"
+        "columns. This page is generated from the help snapshots in `tests/help/` (which\n"
+        "`tests/test_help_snapshots.py` compares with the real program) and checked by that\n"
+        "test: do not edit it; write it again with\n"
+        "`SPOILER_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_help_snapshots.py`.\n"
+        "The options are explained in the [command line reference](cli.md).\n"
+    ]
+    for path in PATHS:
+        text = snapshot_of(path).read_text(encoding="utf-8").rstrip()
+        parts.append(f"## `{' '.join(('spoiler', *path))}`\n\n```text\n{text}\n```\n")
+    return "\n".join(parts)
+
+
+def test_the_docs_page_of_every_help_is_the_snapshots():
+    page = help_page()
+    if UPDATE:
+        HELP_PAGE.write_text(page, encoding="utf-8")
+    assert HELP_PAGE.exists() and HELP_PAGE.read_text(encoding="utf-8") == page, (
+        "docs/cli-help.md is not the help snapshots: write it again with "
+        "SPOILER_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_help_snapshots.py"
+    )

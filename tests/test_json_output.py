@@ -140,3 +140,13 @@ def test_cards_show_json_gives_each_card_of_that_name_with_its_rulings():
     data = json.loads(runner.invoke(app, ["cards", "show", "accuse", "--json"]).stdout)
     [card] = data["cards"]
     assert card["id"] == "base:accuse" and card["rulings"] and card["ask"] == "Name a card"
+
+
+def test_sets_list_available_json_is_valid_against_the_sets_list_schema():
+    """--available adds the known expansions (docs/sets.md) to the same layout."""
+    result = runner.invoke(app, ["sets", "list", "--available", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    schema = json.loads((SCHEMAS / "sets-list.schema.json").read_text())
+    assert problems_with(data, schema, schema) == []
+    assert {k["distribution"] for k in data["available"]} >= {"spoiler-chrono", "spoiler-mirror"}

@@ -119,3 +119,50 @@ def test_the_changelog_keeps_an_unreleased_section():
     text = (ROOT / "CHANGELOG.md").read_text()
     assert "Keep a Changelog" in text
     assert "\n## [Unreleased]\n" in text
+
+
+def test_the_long_description_has_no_link_that_leads_nowhere_on_the_index(built):
+    """README.md's relative links lead nowhere on a package index page: with no links-base
+    (spoiler-game has no public home yet), each is its text and the file's path."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from hatch_build import RELATIVE
+    finally:
+        sys.path.remove(str(ROOT))
+    description = wheel_metadata(built["spoiler-game"][1]).get_payload()
+    assert description.startswith("# Spoiler")
+    assert RELATIVE.findall(description) == []
+    assert "`docs/installing.md`" in description
+    assert "(docs/installing.md)" not in description
+
+
+def test_the_links_of_the_readme_become_absolute_under_a_links_base():
+    sys.path.insert(0, str(ROOT))
+    try:
+        from hatch_build import for_the_index
+    finally:
+        sys.path.remove(str(ROOT))
+    text = "See [installing](docs/installing.md#upgrading), [x](https://a.example/b) or [up](#top)."
+    assert for_the_index(text, "https://code.example/spoiler/blob/main/") == (
+        "See [installing](https://code.example/spoiler/blob/main/docs/installing.md#upgrading), "
+        "[x](https://a.example/b) or [up](#top)."
+    )
+    assert for_the_index(text) == (
+        "See installing (`docs/installing.md`), [x](https://a.example/b) or [up](#top)."
+    )
+
+
+@pytest.mark.parametrize("name", EXPANSIONS)
+def test_an_expansions_set_has_its_distributions_version(built, name):
+    """The version is written once (``__version__`` in cards.py): the wheel's metadata and
+    the CardSet say the same."""
+    import re
+
+    wheel = built[name][1]
+    stem = name.replace("-", "_")
+    with zipfile.ZipFile(wheel) as zf:
+        cards = zf.read(f"{stem}/cards.py").decode()
+    assert re.search(r'^__version__ = "([^"]+)"$', cards, re.M)
+    assert re.search(r"CardSet\(\n\s+\"\w+\",\n\s+__version__,", cards)
+    version = re.search(r'^__version__ = "([^"]+)"$', cards, re.M).group(1)
+    assert wheel_metadata(wheel)["Version"] == version

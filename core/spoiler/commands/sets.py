@@ -32,8 +32,18 @@ def _ordered_sets(registry) -> list:
     )
 
 
-@sets_app.command("list", epilog=examples("spoiler sets list", "spoiler sets list --json"))
+@sets_app.command(
+    "list",
+    epilog=examples(
+        "spoiler sets list", "spoiler sets list --available", "spoiler sets list --json"
+    ),
+)
 def list_sets(
+    available: bool = typer.Option(
+        False,
+        "--available",
+        help="Also list the known expansions, installed or not, and how to install the others.",
+    ),
     as_json: bool = typer.Option(
         False, "--json", help="Print a JSON object instead (docs/json.md)."
     ),
@@ -43,16 +53,22 @@ def list_sets(
     A set disabled by SPOILER_PLUGINS says so; a broken plugin is listed under its entry
     point's name, with the reason. An installed distribution that looks like a set
     (spoiler-*, or depending on spoiler-game) but declares no 'spoiler' entry point is
-    named on stderr, with the [project.entry-points.spoiler] table to add.
+    named on stderr, with the [project.entry-points.spoiler] table to add. With
+    --available, the known expansions follow (docs/sets.md), each with the version
+    installed here, and the spoiler install command that adds the others.
     """
     registry = common.load_registry()
     infos = _ordered_sets(registry)
     warnings = _hook_warnings(registry, infos)
     _note_missing_entry_points()
+    known = _known_sets(infos) if available else None
     if as_json:
-        print_json(
-            {"sets": [{**info.as_dict(), "warnings": warnings[info.name]} for info in infos]}
-        )
+        answer: dict = {
+            "sets": [{**info.as_dict(), "warnings": warnings[info.name]} for info in infos]
+        }
+        if known is not None:
+            answer["available"] = known
+        print_json(answer)
         return
     from spoiler.console.columns import Column, render
 
@@ -73,6 +89,52 @@ def list_sets(
     render(columns, rows, title="Card sets", styles=styles)
     if not infos:
         print("No card set is installed.")
+    if known is not None:
+        _print_known(known)
+
+
+def known_distributions() -> list[dict]:
+    """The known expansion distributions, as spoiler/known_sets.toml lists them: each a
+    ``name``, its ``sets`` and a line ``about`` it."""
+    import tomllib
+    from importlib import resources
+
+    text = resources.files("spoiler").joinpath("known_sets.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)["distribution"]
+
+
+def _known_sets(infos) -> list[dict]:
+    """The known expansion distributions, each with the version installed here (None when
+    it is not) and the command that installs it."""
+    from spoiler.entrypoints import normalise
+
+    installed = {normalise(i.distribution): i.version for i in infos}
+    return [
+        {
+            "distribution": d["name"],
+            "sets": d["sets"],
+            "about": d["about"],
+            "installed": installed.get(normalise(d["name"])),
+            "install": f"spoiler install {d['name']}",
+        }
+        for d in known_distributions()
+    ]
+
+
+def _print_known(known: list[dict]) -> None:
+    from spoiler.console.columns import Column, render
+
+    print()
+    columns = [Column("Distribution"), Column("Sets"), Column("Installed"), Column("About", wrap=1)]
+    rows = [
+        [k["distribution"], ", ".join(k["sets"]), k["installed"] or "-", k["about"]] for k in known
+    ]
+    render(columns, rows, title="Known expansions (docs/sets.md)")
+    missing = [k["distribution"] for k in known if k["installed"] is None]
+    if missing:
+        print(f"Install with: spoiler install {' '.join(missing)}")
+    else:
+        print("Every known expansion is installed.")
 
 
 def _note_missing_entry_points() -> None:

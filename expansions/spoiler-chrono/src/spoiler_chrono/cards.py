@@ -14,9 +14,12 @@ from spoiler.model.cards import ANOTHER_PLAYER, ANY_PLAYER, CardSet, NameANumber
 if TYPE_CHECKING:
     from spoiler.rules.game import Play
 
+#: The distribution's version (pyproject.toml reads it here) and the set's.
+__version__ = "0.1.0"
+
 chrono = CardSet(
     "chrono",
-    "0.1.0",
+    __version__,
     title="Chrono",
     description=(
         "Time tokens kept across rounds. At the start of each round fuses burn down and "

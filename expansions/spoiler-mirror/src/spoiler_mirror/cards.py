@@ -16,9 +16,12 @@ from spoiler.model.verbs import Ongoing
 if TYPE_CHECKING:
     from spoiler.rules.game import Play
 
+#: The distribution's version (pyproject.toml reads it here) and the set's.
+__version__ = "0.1.0"
+
 mirror = CardSet(
     "mirror",
-    "0.1.0",
+    __version__,
     title="Mirror",
     description=(
         "Replacement effects: cards turned back, cancelled or sent elsewhere, and "
