@@ -40,6 +40,7 @@ INTERRUPTED = 130
         "spoiler play --bots 4 --delay 0.5     watch four bots play",
         "spoiler play --sets base --seed 12    the base set only, a set seed",
         "spoiler play --record game.toml       save it as you go (spoiler resume)",
+        "spoiler play --tutorial               a first game, explained as it goes",
     )
 )
 def play(
@@ -137,6 +138,13 @@ def play(
         help="Tell the game as a transcript, line after line, instead of the full-screen "
         "table a terminal gets (for screen readers; pipes and TERM=dumb get it anyway).",
     ),
+    tutorial: bool = typer.Option(
+        False,
+        "--tutorial",
+        help="A first game with a guide: you against two bots with the base cards; "
+        "priority, choosing at the same time, losing and winning are explained as they "
+        "happen (told as a transcript). Goes with --delay and --card-text only.",
+    ),
 ) -> None:
     """Play a game against bots or friends, or watch bots play.
 
@@ -144,12 +152,34 @@ def play(
     so far, q to quit (with an offer to save the game)."""
     from spoiler.agents.options import OptionError
     from spoiler.commands import common
-    from spoiler.console.screen import CARD_TEXT
+    from spoiler.console.screen import CARD_TEXT, Screen
     from spoiler.model import interrupts
     from spoiler.plugins import UnknownName
     from spoiler.rules.game import CardError, GameError, RoundTooLong
     from spoiler.session.match import game_seed
 
+    if tutorial:
+        from spoiler.console import tutorial as guide
+
+        given = {
+            "--players": players is not None,
+            "--bots": bots is not None,
+            "--bot": bot != ["greedy"],
+            "--bot-option": bool(bot_option),
+            "--think": think is not None,
+            "--bot-time-limit": bot_time_limit is not None,
+            "--sets": bool(sets),
+            "--seed": seed is not None,
+            "--max-rounds": max_rounds != 100,
+            "--strict": strict,
+            "--record": record is not None,
+            "--match": match is not None,
+        }
+        extra = [name for name, there in given.items() if there]
+        if extra:
+            fail(f"--tutorial plays its own table: leave out {', '.join(extra)}")
+        players, bots, bot = guide.PLAYER, guide.BOTS, [guide.BOT_KIND]
+        sets, seed, max_rounds = list(guide.SETS), guide.SEED, guide.MAX_ROUNDS
     try:
         humans, n_bots = table_of(players, bots)
     except TableError as exc:
@@ -196,7 +226,14 @@ def play(
 
     chosen_seed = seed if seed is not None else new_seed()
     console = common.console()
-    screen = _screen(console, reader_for(humans), delay, card_text, plain)
+    if tutorial:  # the guide's panels go between the events: always the transcript
+        from spoiler.console.tutorial import TutorialScreen
+
+        screen: Screen = TutorialScreen(
+            console, reader_for(humans), delay=delay, card_text=card_text
+        )
+    else:
+        screen = _screen(console, reader_for(humans), delay, card_text, plain)
     from spoiler.session import recording
 
     def setup(game_seed: int):
