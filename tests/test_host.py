@@ -535,7 +535,7 @@ def test_a_player_away_longer_than_wait_is_replaced_by_a_bot_and_everyone_is_tol
 def test_ctrl_c_at_a_player_terminal_is_a_drop_not_a_crash(host):
     """A break (Ctrl-C at an ssh pseudo-terminal) leaves the game: the player is told how
     to come back; the others play on."""
-    hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "2", "--wait", "0.2")
+    hosted = host("--plain", "--seats", "2", "--seed", "8", "--max-rounds", "2", "--wait", "0.2")
 
     async def scenario():
         ben = Player(hosted, "ben")
@@ -560,7 +560,7 @@ def test_ctrl_c_at_a_player_terminal_is_a_drop_not_a_crash(host):
 def test_a_screen_is_drawn_at_its_own_terminal_width_with_its_colours(host):
     """ann's terminal is 60 columns and 256 colours, ben's a plain pipe: each screen is drawn
     for its own terminal."""
-    hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "1")
+    hosted = host("--plain", "--seats", "2", "--seed", "8", "--max-rounds", "1")
 
     async def scenario():
         ben = Player(hosted, "ben")
@@ -923,7 +923,17 @@ def test_three_players_through_the_system_ssh_client_and_a_bot_play_a_game_that_
     `spoiler replay --verify`."""
     pexpect = pytest.importorskip("pexpect")
     hosted = host(
-        "--seats", "3", "--bots", "1", "--seed", "12", "--max-rounds", "6", "--record", "game.toml"
+        "--plain",
+        "--seats",
+        "3",
+        "--bots",
+        "1",
+        "--seed",
+        "12",
+        "--max-rounds",
+        "6",
+        "--record",
+        "game.toml",
     )
 
     def join(name: str):

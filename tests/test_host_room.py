@@ -77,7 +77,7 @@ def test_chat_at_a_terminal_is_drawn_above_the_open_prompt_never_into_it(host):
     """At a pseudo-terminal, with the server's line editor: ben's chat line arrives while
     ann's card prompt is open; ann's screen shows it on a line of its own, and the prompt
     drawn again under it."""
-    hosted = host("--seats", "2", "--seed", "9", "--max-rounds", "1")
+    hosted = host("--plain", "--seats", "2", "--seed", "9", "--max-rounds", "1")
 
     async def ann_waits(player, prompt):
         while "ben: good luck" not in hosted.output:  # her prompt stays open meanwhile

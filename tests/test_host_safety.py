@@ -242,7 +242,7 @@ def test_superscript_and_circled_digits_at_each_hosted_prompt_are_refused_and_th
     everyone. Now each is one refusal and the prompt again, and the game ends as games do."""
     from test_host import play_in_order
 
-    hosted = host("--seats", "3", "--seed", "5", "--max-rounds", "8")
+    hosted = host("--plain", "--seats", "3", "--seed", "5", "--max-rounds", "8")
     ann, ben = Attacker(hosted, "ann", ["²", "³", "①", "٣"]), Player(hosted, "ben")
     cat = Player(hosted, "cat")
     play_in_order(hosted, (ann, ann.play()), (ben, ben.play()), (cat, cat.play()))

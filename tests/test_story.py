@@ -233,3 +233,68 @@ def test_the_last_rounds_priority_shift_announces_no_next_round():
     text = told(game)
     assert "Game over: Ann wins!" in text
     assert "Priorities shift" not in text
+
+
+def _fuse_set() -> tuple[CardSet, dict]:
+    """A card that lights a fuse on its target, and a rule that knocks out whoever's fuse is
+    lit when the next round starts, blamed on the card (as Chrono's Time Bomb is)."""
+    fuses = CardSet("fuses", "1.0.0")
+
+    @fuses.card
+    class Fuse:
+        text = "Choose another player. Light a fuse on them: next round, they lose."
+        copies = 12
+        target = ANOTHER_PLAYER
+
+        @staticmethod
+        def main(play):
+            play.add_counter(play.target, "fuses:fuse", 1)
+
+    def round_start(game):
+        for seat in range(3):
+            if game.counter(seat, "fuses:fuse"):
+                game.add_counter(seat, "fuses:fuse", -1, cause="fuses:fuse")
+                game.lose(seat, cause="fuses:fuse")
+
+    return fuses, {"spoiler_round_start": round_start}
+
+
+def test_a_delayed_knockout_names_whose_card_it_was():
+    """Issue 20: "a Time Bomb knockout does not say whose bomb". The knockout comes rounds
+    after the card resolved, from a rule, with no play resolving: it is owed to the player
+    whose play of that card last did something to the one knocked out."""
+    fuses, hooks = _fuse_set()
+    game = table(
+        [fuses], [["Fuse", "Fuse"], ["Fuse", "Fuse"], ["Fuse", "Fuse"]], deck=["Fuse"] * 6,
+        names=NAMES, hooks=hooks,
+    )  # fmt: skip
+    play_round(game, {0: ("Fuse", 1), 1: ("Fuse", 2), 2: ("Fuse", 1)})
+    play_round(game, {0: ("Fuse", 2)})
+    knockouts = {k.seat: k for k in story_of(game).knockouts}
+    assert knockouts[1].by == 2  # Cog's fuse was the last lit on Bix
+    assert knockouts[2].by == 1
+    out = io.StringIO()
+    screen = Screen(Console(file=out, width=200, color_system=None), reader=0)
+    screen.follow(game)
+    screen.catch_up()
+    assert screen.knockout_cause(knockouts[1], 0) == "knocked out by Cog's Fuse in round 2"
+
+
+def test_a_player_named_you_is_out_and_wins_in_good_english():
+    """Issue 20: "you wins!"; at one keyboard a player may be called You: "You are out",
+    "Game over: You win!"."""
+    game = table(
+        [base], [["Supply"], ["Assassin"], ["Supply"]], deck=DECK, names=["You", "Bix", "Cog"],
+        priority=[1, 0, 2],
+    )  # fmt: skip
+    play_round(game, {0: "Supply", 1: ("Assassin", 0), 2: "Supply"})
+    out = io.StringIO()
+    screen = Screen(Console(file=out, width=200, color_system=None), reader=None)
+    screen.follow(game)
+    screen._knocked_out(story_of(game).knockouts[0])
+    assert "You are out: knocked out by Bix's Assassin in round 1." in out.getvalue()
+    from spoiler.model.events import Event
+    from spoiler.narration.narrate import narrate
+
+    over = Event(3, "game_over", data={"result": "win", "winners": [0], "seed": 1})
+    assert narrate(over, ["You", "Bix", "Cog"], game.cards_by_id, None) == "Game over: You win!"

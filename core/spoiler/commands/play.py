@@ -128,6 +128,12 @@ def play(
         help="Show a card's text as it is played: first (the first time in a game), always "
         "or never (type ? NAME at a prompt instead).",
     ),
+    plain: bool = typer.Option(
+        False,
+        "--plain",
+        help="Tell the game as a transcript, line after line, instead of the full-screen "
+        "table a terminal gets (for screen readers; pipes and TERM=dumb get it anyway).",
+    ),
 ) -> None:
     """Play a game against bots or friends, or watch bots play.
 
@@ -135,7 +141,7 @@ def play(
     so far, q to quit (with an offer to save the game)."""
     from spoiler.agents.options import OptionError
     from spoiler.commands import common
-    from spoiler.console.screen import CARD_TEXT, Screen
+    from spoiler.console.screen import CARD_TEXT
     from spoiler.model import interrupts
     from spoiler.plugins import UnknownName
     from spoiler.rules.game import CardError, GameError, RoundTooLong
@@ -187,7 +193,7 @@ def play(
 
     chosen_seed = seed if seed is not None else new_seed()
     console = common.console()
-    screen = Screen(console, reader_for(humans), delay=delay, card_text=card_text)
+    screen = _screen(console, reader_for(humans), delay, card_text, plain)
     from spoiler.session import recording
 
     def setup(game_seed: int):
@@ -201,7 +207,7 @@ def play(
 
     def run(game, recorder):
         try:
-            with interrupts.game_signals():
+            with interrupts.game_signals(), _shown(screen):
                 return run_game(game, screen, lambda game: recording.record_round(recorder, game))
         except recording.RecordingError as exc:  # the record file cannot be written
             fail(str(exc), exc.code)
@@ -280,6 +286,27 @@ def play(
         if record is not None:
             record = recording.free_name(str(record.with_suffix("")), record.suffix)
             force = False
+
+
+def _screen(console, reader, delay, card_text, plain):
+    """The full-screen table at a terminal (imported only then: it costs start-up), else
+    the transcript."""
+    from spoiler.console.screen import Screen
+
+    if not plain and console.is_terminal:
+        from spoiler.console.fullscreen import TableScreen, wants_table
+
+        if wants_table(console):
+            return TableScreen(console, reader, delay=delay, card_text=card_text)
+    return Screen(console, reader, delay=delay, card_text=card_text)
+
+
+def _shown(screen):
+    """While a game is played: the full-screen table on the terminal's alternate screen."""
+    from contextlib import nullcontext
+
+    shown = getattr(screen, "shown", None)
+    return shown() if shown is not None else nullcontext()
 
 
 def _play_again(screen, reveal) -> str | None:

@@ -84,6 +84,7 @@ def run_game(game, screen, after_round: Callable | None = None):
                 screen.standings(f"After round {game.round}")
             if after_round is not None:
                 after_round(game)
+            screen.round_over()
             if out and not offered and not game.over:
                 _watch_or_skip(screen)
             offered = bool(out)

@@ -71,48 +71,65 @@ class HumanAgent:
     def __init__(self, screen: Screen, *, hot_seat: bool = False):
         self.screen = screen
         self.hot_seat = hot_seat
-        self.console = screen.console
         self._private_told = 0  # at a shared keyboard: my events already shown to me
         self._hinted = False  # the first prompt says how to get help and quit
         self._view: PlayerView | None = None
         self._back = False  # may this prompt go back to the card prompt?
 
+    @property
+    def console(self):
+        """Where this player's prompts are printed: the screen's console of the moment (a
+        full-screen table gives what they print a place in its frame)."""
+        return self.screen.console
+
     # -- the agent protocol ------------------------------------------------------------------
     def select(self, view: PlayerView) -> Selection:
-        self._sit_down(view)
-        self._view = view
-        self._show_table(view)
-        self._show_hand(view)
-        if view.error:
-            self._refused(f"That selection was refused: {view.error}.")
-        while True:
-            card = self._choose_card(view)
-            self._back = True
-            try:
-                targets = self._choose_targets(view, card)
-                info = self._choose_info(view, card)
-            except Back:
+        try:
+            self._sit_down(view)
+            self._view = view
+            if self.screen.draws_table:  # the table and the hand are in every frame
+                self.screen.deciding(view, self._shared())
+            else:
+                self._show_table(view)
                 self._show_hand(view)
-                continue
-            finally:
-                self._back = False
-            break
-        self._stand_up(view)
+            if view.error:
+                self._refused(f"That selection was refused: {view.error}.")
+            while True:
+                card = self._choose_card(view)
+                self._back = True
+                try:
+                    targets = self._choose_targets(view, card)
+                    info = self._choose_info(view, card)
+                except Back:
+                    if not self.screen.draws_table:
+                        self._show_hand(view)
+                    continue
+                finally:
+                    self._back = False
+                break
+            self._stand_up(view)
+        finally:
+            self.screen.decided()
         return Selection(card, targets, info)
 
     def answer(self, view: PlayerView, question: Question) -> str:
-        self._sit_down(view)
-        self._view = view
-        if view.error:
-            self._refused(f"That answer was refused: {view.error}.")
-        asker = self.screen.game.cards_by_id.get(question.cause or "")
-        prompt = question.prompt
-        if asker is not None and prompt.lower().startswith(asker.name.lower() + ":"):
-            prompt = prompt[len(asker.name) + 1 :].strip()  # "Standoff asks you: name a …"
-        source = f"{asker.name} asks you" if asker is not None else "A question for you"
-        self.console.print(Text(f"{source}: {prompt}", style="bold"))
-        answer = self._pick(list(question.options), list(question.options), "Your answer?")
-        self._stand_up(view)
+        try:
+            self._sit_down(view)
+            self._view = view
+            if self.screen.draws_table:
+                self.screen.deciding(view, self._shared())
+            if view.error:
+                self._refused(f"That answer was refused: {view.error}.")
+            asker = self.screen.game.cards_by_id.get(question.cause or "")
+            prompt = question.prompt
+            if asker is not None and prompt.lower().startswith(asker.name.lower() + ":"):
+                prompt = prompt[len(asker.name) + 1 :].strip()  # "Standoff asks you: name a …"
+            source = f"{asker.name} asks you" if asker is not None else "A question for you"
+            self.console.print(Text(f"{source}: {prompt}", style="bold"))
+            answer = self._pick(list(question.options), list(question.options), "Your answer?")
+            self._stand_up(view)
+        finally:
+            self.screen.decided()
         return answer
 
     # -- turns at a shared keyboard ------------------------------------------------------------
@@ -129,6 +146,7 @@ class HumanAgent:
 
     def _sit_down(self, view: PlayerView) -> None:
         self.screen.catch_up()
+        self.screen.begin_decision(view.seat)
         if self.screen.quiet:  # skipping to the result, but a card brought this player back
             self.screen.quiet = False
             self.console.print()

@@ -76,3 +76,9 @@ def read_line(prompt: str, answers: Iterable[str], cards: Iterable[str]) -> str:
         return input(_ESCAPE.sub("\x01\\1\x02", prompt))
     finally:
         readline.set_completer(None)
+
+
+def typed() -> str:
+    """What has been typed so far of the line being read (to draw it again after a resize)."""
+    readline = _readline()
+    return readline.get_line_buffer() if readline is not None else ""

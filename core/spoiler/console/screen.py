@@ -211,8 +211,7 @@ class Screen:
             if event.kind not in MINOR:
                 pause = self.pace()
                 if pause:
-                    self.console.file.flush()
-                    time.sleep(pause)
+                    self.wait(pause)
         self._tell_faults(self.game.round)  # (a replay's recorded faults wait for their round)
 
     def _tell_faults(self, until: int) -> None:
@@ -241,7 +240,11 @@ class Screen:
     def _knocked_out(self, knockout) -> None:
         """The notice a human gets when they are out."""
         you = self.you()
-        who = "You are" if knockout.seat == you else f"{self.names[knockout.seat]} is"
+        name = self.names[knockout.seat]
+        if knockout.seat == you:
+            who = "You are"
+        else:  # (a player at one keyboard may be called You)
+            who = f"{name} {'are' if name.lower() == 'you' else 'is'}"
         how = self.knockout_cause(knockout, you)
         self.console.print()
         self.console.print(
@@ -446,6 +449,11 @@ class Screen:
             # One line however narrow the terminal, so that it can be copied as it is.
             console.print(f"Seed: {seed}. Play it again: {again}", markup=False, soft_wrap=True)
 
+    def wait(self, seconds: float) -> None:
+        """The pause after an event worth reading, while bots are watched."""
+        self.console.file.flush()
+        time.sleep(seconds)
+
     # -- input -----------------------------------------------------------------------------
     def read(self, prompt: str, answers: Sequence[str] = ()) -> str:
         """Ask and read one line. End of input raises EOFError (the game ends cleanly).
@@ -485,6 +493,27 @@ class Screen:
             self.console.control(CLEAR_SCROLLBACK)
         else:
             self.console.print("\n" * 3 + "~" * 20 + " (screen cleared) " + "~" * 20 + "\n")
+
+    # -- what a full-screen table needs to know (nothing to do in a transcript) -------------
+    #: Does this screen draw the table and the deciding player's hand itself, in every frame
+    #: (``spoiler.console.fullscreen.TableScreen``)? A transcript prints them at each decision.
+    draws_table = False
+
+    def begin_decision(self, seat: int) -> None:
+        """A decision of ``seat``'s begins: what its prompts print belongs to it."""
+
+    def deciding(self, view, shared: frozenset[str] = frozenset()) -> None:
+        """The view the player decides from (a full-screen table draws its hand)."""
+
+    def decided(self) -> None:
+        """The decision is made (or given up)."""
+
+    def round_over(self) -> None:
+        """A whole round was told (a full-screen table holds it until it has been read)."""
+
+    def waiting(self, text: str) -> None:
+        """A line while the game waits for others (a hosted seat that has chosen)."""
+        self.console.print(Text(text, style="dim"))
 
 
 def last_shift(log: Sequence, i: int) -> bool:

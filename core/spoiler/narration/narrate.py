@@ -164,7 +164,9 @@ def _prevented(t: Teller, event, what: str) -> str:
 def _result(t: Teller, event) -> str:
     kind, winners = event.data.get("result"), event.data.get("winners", [])
     if kind == "win":
-        verb = "wins" if len(winners) == 1 and winners[0] != t.you else "win"
+        # "You win!": the reader, or a player named You (at one keyboard, where no one is "you")
+        one = len(winners) == 1 and t.who(winners[0]).lower() != "you"
+        verb = "wins" if one else "win"
         return f"Game over: {t.players(winners)} {verb}!"
     if kind == "default":
         return f"Game over: {t.players(winners)} won by default, everyone else has lost."

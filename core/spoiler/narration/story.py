@@ -65,6 +65,9 @@ class Story:
         self._changed = False
         self._plays: dict[tuple[int, int], Part] = {}  # (round, seat) -> its played part
         self._owners: dict[str, int] = {}  # card id -> owner of its latest ongoing effect
+        #: (card id, seat) -> the player whose play of that card last did something to that
+        #: seat: who a later outcome of the card (a fuse it lit burning out) is owed to.
+        self._marks: dict[tuple[str, int], int] = {}
         self._instead: dict[tuple[int, int], str] = {}  # (round, seat) -> the card it acts as
 
     def feed(self, event) -> Part | None:
@@ -91,6 +94,8 @@ class Story:
                 self._acting.add(event.data.get("card"))
             if kind in EXPLAINED or kind not in INTERVENING or event.cause in self._acting:
                 self._changed = True
+            if event.cause in self._acting and event.seat is not None:
+                self._marks[(event.cause, event.seat)] = self._part.seat
         if kind == "ongoing_added" and event.cause is not None:
             self._owners[event.cause] = event.seat
         if kind in ("lost", "won") and event.data.get("after") != event.data.get("before"):
@@ -153,10 +158,16 @@ class Story:
         return part if part is not None and not changed else None
 
     def _by(self, event) -> int | None:
+        """Whose card (or ongoing effect) caused ``event``: the player of the part resolving,
+        else the owner of the card's ongoing effect, else whoever's play of that card last did
+        something to this player (a delayed outcome: "Ada's Time Bomb")."""
         part = self._part
         if part is not None and event.cause in self._acting:
             return part.seat
-        return self._owners.get(event.cause)
+        owner = self._owners.get(event.cause)
+        if owner is None and event.seat is not None:
+            owner = self._marks.get((event.cause, event.seat))
+        return owner
 
     # -- telling -----------------------------------------------------------------------------
     def why(self, part: Part, names, you: int | None = None) -> str:

@@ -110,6 +110,12 @@ def host(
         "then a bot makes that decision for them (everyone sees whom the table waits for). "
         "0: wait for ever.",
     ),
+    plain: bool = typer.Option(
+        False,
+        "--plain",
+        help="Tell every player the game as a transcript, line after line, instead of the "
+        "full-screen table their terminal gets (a player with TERM=dumb gets it anyway).",
+    ),
 ) -> None:
     """Host a game that friends join over SSH, each at their own terminal.
 
@@ -210,6 +216,7 @@ def host(
         watch_code=join_code(),
         key=key,
         turn_time=turn_time,
+        plain=plain,
     )
     held = None
     if record is not None:  # taken now, so a file that cannot be written stops no one later

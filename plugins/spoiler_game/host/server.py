@@ -99,6 +99,7 @@ class HostOptions:
     bot_time_limit: float | None = None  # --bot-time-limit
     bot_key: str | None = None  # --bot-key: what the bots' seeds are keyed by
     watch_code: str = ""  # the password spectators join with ("": none may)
+    plain: bool = False  # every seat a transcript (--plain), not the full-screen table
     #: The kinds the bots at the table take in turn (--bot); empty: bot_kind alone. A player
     #: who leaves is played by bot_kind, the first.
     bot_kinds: list[str] = field(default_factory=list)
@@ -248,6 +249,7 @@ class _Session(asyncssh.SSHServerSession):
             self.host.loop,
             chan,
             width=chan.get_terminal_size()[0],
+            height=chan.get_terminal_size()[1],
             term_type=chan.get_terminal_type(),
             env=dict(chan.get_environment()),
             throttle=True,
@@ -260,7 +262,7 @@ class _Session(asyncssh.SSHServerSession):
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int):
         if self.terminal is not None:
-            self.terminal.resize(width)
+            self.terminal.resize(width, height)
 
     def break_received(self, msec: int) -> bool:  # Ctrl-C at a pseudo-terminal
         self.leave()
@@ -296,6 +298,9 @@ class _Session(asyncssh.SSHServerSession):
 
         def finish() -> None:
             try:
+                restore = self.terminal.restore if self.terminal is not None else ""
+                if restore:  # the player's terminal is back to its own screen
+                    self.chan.write(restore)
                 if message:
                     self.chan.write(message + "\n")
                 self.chan.exit(status)
@@ -897,6 +902,7 @@ class Host:
             turn_time=opts.turn_time,
             watchers=lambda: [s.screen for s in self.spectators if s.screen is not None],
             host_screen_replace=lambda seat: self.screen.replace(seat),
+            plain=opts.plain,
         )
         seats = [
             Seat(name, agent, "human") for name, agent in zip(humans, table.agents(), strict=True)

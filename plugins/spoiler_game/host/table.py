@@ -22,6 +22,7 @@ from rich.text import Text
 
 from spoiler.console.human import COMMANDS, HumanAgent
 from spoiler.console.screen import QuitGame
+from spoiler_game.host import tablescreen
 from spoiler_game.host.safety import name_key
 from spoiler_game.host.terminal import (
     Dropped,
@@ -111,7 +112,9 @@ class Table:
         turn_time: float = 0,
         watchers: Callable[[], list] = list,
         host_screen_replace: Callable[[int], None] = lambda seat: None,
+        plain: bool = False,
     ):
+        self.plain = plain  # every seat a transcript, not the full-screen table
         self.seats = [HostedSeat(i, name) for i, name in enumerate(names)]
         #: The screens of those watching (spectators), told what every player is told.
         self.watchers = watchers
@@ -172,7 +175,7 @@ class Table:
         with self.lock:
             old = seat.terminal
             seat.terminal = terminal
-            seat.screen = HostedScreen(terminal, seat.index, self.game)
+            seat.screen = self._screen(seat, terminal)
             seat.human = HostedHuman(seat.screen)
             seat.drops += 1
             if old is not None:
@@ -180,10 +183,18 @@ class Table:
             self.changed.notify_all()
         if not first:
             seat.screen.start_of_round()
-            terminal.console.print(
-                Text(f"Welcome back, {seat.name}. Here is this round so far.", style="bold")
-            )
+            welcome = f"Welcome back, {seat.name}. Here is this round so far."
+            if seat.screen.draws_table:
+                seat.screen.notice(welcome)
+            else:
+                terminal.console.print(Text(welcome, style="bold"))
             self.tell(f"{seat.name} is back.", but=seat)
+
+    def _screen(self, seat: HostedSeat, terminal: Terminal) -> HostedScreen:
+        """The seat's screen: the full-screen table on a terminal that can draw it."""
+        if tablescreen.wants_table(terminal, self.plain):
+            return tablescreen.HostedTableScreen(terminal, seat.index, self.game)
+        return HostedScreen(terminal, seat.index, self.game)
 
     def disconnect(self, seat: HostedSeat, terminal: Terminal) -> None:
         """A player's connection closed: their seat waits ``wait`` seconds for them."""
@@ -373,7 +384,7 @@ class Table:
     def _select(self, seat: HostedSeat, view) -> Callable:
         def ask(human: HumanAgent):
             selection = human.select(view)
-            human.console.print(Text("Waiting for the others to choose…", style="dim"))
+            human.screen.waiting("Waiting for the others to choose…")
             return selection
 
         return ask

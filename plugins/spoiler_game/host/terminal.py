@@ -13,7 +13,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import IO, Literal, cast
+from typing import IO, Any, Literal, cast
 
 from rich.console import Console
 from rich.text import Text
@@ -71,6 +71,10 @@ class Throttle:
         """Seconds until there is one token again (0: there is)."""
         self._refill()
         return max(0.0, (1.0 - self.tokens) / self.rate)
+
+
+def _rows(height: int) -> int:
+    return max(12, min(height or 24, 300))
 
 
 class Dropped(Exception):
@@ -162,10 +166,19 @@ class Terminal:
         term_type: str | None = None,
         env=None,
         throttle: bool = False,
+        height: int = 24,
     ):
         self.loop = loop
         self.channel = channel
         self.pty = bool(term_type)
+        self.term_type = term_type or ""
+        self.height = _rows(height)
+        #: Called (on the loop) when the player's terminal was resized.
+        self.on_resize: Callable[[], None] | None = None
+        #: Written before the session's last words (a full-screen table: leave it).
+        self.restore = ""
+        #: The seat's full-screen table, which draws this terminal's notices (None: none).
+        self.table: Any = None
         self.closed = False
         self._lines: queue.Queue = queue.Queue()
         self._partial = ""  # input without a line end yet (no pseudo-terminal)
@@ -231,10 +244,16 @@ class Terminal:
         """A line from outside the player's prompt (someone joined or left, a chat line),
         drawn in a line of its own above the open prompt, if there is one, never into it.
         ``own``: the answer to something this player typed (their prompt is asked again)."""
+        if self.table is not None:  # the seat's full-screen table draws it in its place
+            self.table.notice(text, style, own=own)
+            return
         self.notice_rendered(self.render(text, style), own=own)
 
     def notice_rendered(self, rendered: str, *, own: bool = False) -> None:
         """``notice`` for text already drawn by this terminal's console (a card's panel)."""
+        if self.table is not None:
+            self.table.notice(Text.from_ansi(rendered.rstrip("\n")), own=own)
+            return
         if not self.closed:
             self.loop.call_soon_threadsafe(self._notice, rendered, own)
 
@@ -253,8 +272,16 @@ class Terminal:
             self._write(("\n" if self._mid_line else "") + rendered + (prompt if own else ""))
             self._mid_line = own
 
-    def resize(self, width: int) -> None:
+    @property
+    def width(self) -> int:
+        return self.console.width
+
+    def resize(self, width: int, height: int | None = None) -> None:
         self.console.width = max(20, min(width or 80, 500))
+        if height is not None:
+            self.height = _rows(height)
+        if self.on_resize is not None:
+            self.on_resize()
 
     # -- input -----------------------------------------------------------------------------
     def received(self, data: str) -> None:
@@ -361,13 +388,27 @@ class Terminal:
 
     def hang_up(self, message: str) -> None:
         """Say ``message`` and close the player's session (from any thread)."""
-        self.send(message + "\n")
+        self.send(self.restore + message + "\n")
         self.loop.call_soon_threadsafe(self._hang_up)
 
     def _hang_up(self) -> None:  # on the loop, after everything sent before
         self.close()
         with contextlib.suppress(Exception):  # a channel closed meanwhile: nothing to hang up
             self.channel.exit(0)
+
+    def discard_typeahead(self) -> None:
+        """Forget the lines typed before a prompt appeared (the table's prompts: a key pressed
+        while others chose never answers a question the player has not seen)."""
+        kept = []
+        while True:
+            try:
+                item = self._lines.get_nowait()
+            except queue.Empty:
+                break
+            if item is _DROPPED or item is _STOPPED:
+                kept.append(item)
+        for item in kept:
+            self._lines.put(item)
 
     def stop(self) -> None:
         """The game ends for everyone: a waiting prompt ends the game like end of input."""

@@ -1,0 +1,140 @@
+"""A hosted game on the full-screen table (issue 20 item 1: "the same locally, at one
+keyboard and over ssh, each seat its own"): each player's pseudo-terminal gets frames drawn
+for its own size, redrawn when the ssh session says the terminal was resized, and no frame a
+seat is shown tells it anything it may not know (the leak checker over every frame)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from scripted_player import answer_for
+from test_host import PATIENCE, Hosted, connect, in_order, run
+
+from spoiler import plugins, records
+from spoiler.narration.leaks import Hidden, found_in
+
+asyncssh = pytest.importorskip("asyncssh")
+
+FRAME = re.compile(r"\x1b\[\?2026h(.*?)\x1b\[\?2026l", re.S)
+ROW = re.compile(r"\x1b\[(\d+);1H(.*?)\x1b\[0m\x1b\[K", re.S)
+ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+MORE = re.compile(r"press Enter\. ")
+
+
+@pytest.fixture
+def host(tmp_path):
+    started: list[Hosted] = []
+
+    def start(*args: str) -> Hosted:
+        started.append(Hosted(tmp_path, *args))
+        return started[-1]
+
+    yield start
+    for hosted in started:
+        hosted.close()
+
+
+def frames(output: str) -> list[list[str]]:
+    """Each frame drawn, as its rows of plain text."""
+    drawn = []
+    for match in FRAME.finditer(output):
+        rows = {int(r.group(1)): ESCAPE.sub("", r.group(2)) for r in ROW.finditer(match.group(1))}
+        drawn.append([rows.get(n, "") for n in range(1, max(rows) + 1)])
+    return drawn
+
+
+class TablePlayer:
+    """An ssh client with a pseudo-terminal of its own size, answering what each frame's
+    prompt asks (Enter at a "more" page)."""
+
+    def __init__(self, hosted: Hosted, name: str, size: tuple[int, int]):
+        self.hosted, self.name, self.size = hosted, name, size
+        self.output = ""
+        self.resize_at: tuple[int, tuple[int, int]] | None = None  # (prompt number, size)
+        self.prompts = 0
+
+    async def play(self) -> None:
+        conn = await connect(self.hosted.port, self.name, self.hosted.code)
+        async with conn:
+            proc = await conn.create_process(
+                term_type="xterm", term_size=self.size, encoding="utf-8", errors="replace"
+            )
+            since, tries = "", 1
+            while True:
+                chunk = await asyncio.wait_for(proc.stdout.read(1 << 16), PATIENCE)
+                if not chunk:
+                    break
+                self.output += chunk
+                since += chunk
+                answer, tries = answer_for(since, tries)
+                if answer is None and MORE.search(since):
+                    answer = ""
+                if answer is None:
+                    continue
+                since = ""
+                self.prompts += 1
+                if self.resize_at is not None and self.prompts == self.resize_at[0]:
+                    columns, rows = self.resize_at[1]
+                    proc.channel.change_terminal_size(columns, rows)
+                    await asyncio.sleep(0.3)  # the frame drawn again at the new size
+                proc.stdin.write(answer + "\r")
+            await proc.wait()
+
+
+def test_each_seat_gets_frames_for_its_own_terminal_that_keep_its_secrets(host, tmp_path):
+    """ann at 80x24, ben at 60x20 and resized to 100x30 at his third prompt: every frame fits
+    its terminal, the table is in each frame, and the leak checker finds nothing in any
+    frame of either seat; the record of the game replays."""
+    hosted = host(
+        "--seats", "2", "--bots", "1", "--seed", "8", "--max-rounds", "4", "--record", "game.toml"
+    )  # fmt: skip
+    ann = TablePlayer(hosted, "ann", (80, 24))
+    ben = TablePlayer(hosted, "ben", (60, 20))
+    ben.resize_at = (3, (100, 30))
+
+    async def scenario():
+        await asyncio.gather(*await in_order(hosted, (ann, ann.play()), (ben, ben.play())))
+
+    run(scenario())
+    assert hosted.finish() == 0
+    record = records.load(tmp_path / "game.toml")
+    game, _, difference = records.replay(record, plugins.load(environ={"SPOILER_PLUGINS": ""}))
+    assert difference is None and game.over
+    hidden = Hidden(game)
+    for seat, player in enumerate((ann, ben)):
+        drawn = frames(player.output)
+        assert len(drawn) > 4, player.name
+        sizes = {(max(len(r) for r in f), len(f)) for f in drawn}
+        for frame in drawn:
+            text = "\n".join(frame)
+            assert found_in(text, hidden.facts(seat)) == [], (player.name, text)
+            assert any(row.startswith("Priority") for row in frame)
+        if player is ann:
+            assert all(columns <= 80 and rows <= 24 for columns, rows in sizes)
+        else:
+            assert any(rows == 30 for _, rows in sizes), "drawn again at the new size"
+            assert all(columns <= 100 and rows <= 30 for columns, rows in sizes)
+        # The table was left at the end: the end of the game is in the terminal's own screen.
+        ending = ESCAPE.sub("", player.output[player.output.rindex("\x1b[?1049l") :])
+        assert "Final table" in ending
+
+
+def test_plain_gives_every_seat_the_transcript(host):
+    hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "1", "--plain")
+    ann = TablePlayer(hosted, "ann", (80, 24))
+    ben = TablePlayer(hosted, "ben", (80, 24))
+
+    async def scenario():
+        await asyncio.gather(*await in_order(hosted, (ann, ann.play()), (ben, ben.play())))
+
+    run(scenario())
+    assert hosted.finish() == 0
+    for player in (ann, ben):
+        assert "\x1b[?1049h" not in player.output and not frames(player.output)
+        assert "Final table" in player.output
