@@ -8,11 +8,17 @@ kinds. A factory that refuses a value raises ``OptionError`` with one line sayin
 program bot (``exec:``) gets them as they are, in its ``hello``.
 
 ``--think MS`` is a shorthand for ``--bot-option think=MS``.
+
+One key means the same to every bot that reads it: ``jobs``, the processes a bot may share
+its search among (the expert's ``--bot-option jobs=N``). A simulation (and the ladder) plays
+each game in one process and its games on every core, so it refuses more than one
+(``one_process``).
 """
 
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Iterable, Mapping
 
@@ -24,6 +30,8 @@ MAX_OPTIONS = 32
 MAX_VALUE = 200
 #: The longest a program bot may take over one decision (``--bot-time-limit``), in seconds.
 MAX_TIME_LIMIT = 3600.0
+#: The option naming how many processes a bot may search in.
+JOBS = "jobs"
 
 
 class OptionError(ValueError):
@@ -102,3 +110,20 @@ def time_limit(value: float | None, where: str = "--bot-time-limit") -> float | 
 def describe(options: Mapping[str, str]) -> str:
     """``think=800 depth=3``: options as the command line gives them."""
     return " ".join(f"{key}={value}" for key, value in options.items())
+
+
+def cores() -> int:
+    """This machine's cores: the most processes a bot may search in (``jobs``)."""
+    return os.cpu_count() or 1
+
+
+def one_process(options: Mapping[str, str], where: str | None = None) -> None:
+    """Refuse (OptionError) ``jobs`` of more than one process, where every game is played in
+    one process (a simulation, the ladder); ``where``: how the option was given (default
+    ``--bot-option jobs=N``)."""
+    value = options.get(JOBS)
+    if value is not None and value.strip() != "1":
+        raise OptionError(
+            f"{where or f'--bot-option {JOBS}={value}'}: simulate and ladder play each game in "
+            "one process, and their games on every core (--jobs N)"
+        )

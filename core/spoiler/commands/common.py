@@ -142,6 +142,10 @@ BOT_OPTION_HELP = (
     "reads the keys it knows (the expert: think=MS); a program bot (exec:) gets them in its "
     "hello."
 )
+#: For the commands that play one game: the expert may search in several processes there.
+JOBS_HELP = (
+    "The expert reads jobs=N too: its search shared among N processes (the same play, sooner)."
+)
 THINK_HELP = (
     "Short for --bot-option think=MS: thinking time per decision of bots that search "
     "(expert), in milliseconds, at most 60000. Default: 200."

@@ -22,7 +22,6 @@ import math
 import re
 import shlex
 import signal
-import statistics
 import sys
 import time
 from collections import Counter
@@ -37,8 +36,8 @@ MEDIAN_ROUNDS = (4, 15)
 MAX_ROUND_LIMIT_SHARE = 0.01
 #: Random-bot games that check each set can end a game on its own.
 ALONE_GAMES = 40
-#: The most games one simulation plays: each game's summary (about 3 KB) is kept until the
-#: figures are made.
+#: The most games one simulation (or ladder) plays. (``simulate`` keeps a tally of its
+#: games, in memory that does not grow with them; the ladder keeps each game's summary.)
 MAX_GAMES = 100_000
 #: How long a cluster may have no worker able to play before the run stops (seconds).
 NO_WORKER_GRACE = 10.0
@@ -201,14 +200,17 @@ def plugin_difference(mine: dict, theirs: dict) -> str | None:
     return None
 
 
-def play_checked(plan: Plan, numbers: range, expected: dict, worker: str) -> list[dict]:
-    """``play_batch`` on a worker, after checking that its plugin set is ``expected`` (the
-    machine's that runs the simulation): Refused, before any game is played, if not. Every
-    batch checks, so a worker that joined late, or changed, cannot skew the figures."""
+def play_checked(
+    plan: Plan, numbers: range, expected: dict, worker: str, tally: bool = False
+) -> list[dict] | Tally:
+    """``play_batch`` on a worker (``tally_batch`` with ``tally``), after checking that its
+    plugin set is ``expected`` (the machine's that runs the simulation): Refused, before any
+    game is played, if not. Every batch checks, so a worker that joined late, or changed,
+    cannot skew the figures."""
     problem = plugin_difference(expected, installed())
     if problem is not None:
         raise Refused(worker, problem)
-    return play_batch(plan, numbers)
+    return tally_batch(plan, numbers) if tally else play_batch(plan, numbers)
 
 
 #: For each game being played (by ``id``): the cause of each seat's latest win that made it
@@ -256,10 +258,10 @@ def deciding_causes(kind: str, winners: list[int], deciding: dict) -> list[str |
     return []
 
 
-def play_batch(plan: Plan, numbers: range, out: list[dict] | None = None) -> list[dict]:
+def play_batch(plan: Plan, numbers: range, out=None):
     """Play games ``numbers`` of the plan; one summary each (plain data, small to send),
-    appended to ``out`` (a new list by default) as each game ends, so that a run stopped
-    mid-batch keeps the games it finished."""
+    appended to ``out`` (a new list by default, or a ``Tally``) as each game ends, so that
+    a run stopped mid-batch keeps the games it finished; ``out`` is returned."""
     from spoiler.agents import close_agents, new_faults
     from spoiler.rules.game import Seat
 
@@ -358,12 +360,111 @@ class Timed:
             self.times.append(1000 * (time.process_time() - start))
 
 
+class Tally:
+    """The figures of many games, added up game by game: what ``report`` and ``thinking``
+    read, in memory that does not grow with the number of games. A batch of games played
+    in another process sends its tally (a few counters), not a summary per game; tallies add
+    up (``merge``) in any order to the same figures.
+
+    ``append(summary)`` takes one game's summary (as ``play_batch`` makes it), so a tally
+    stands wherever a list of summaries is filled. Like ``Played``, a run's tally says how
+    the run ended (``partial``, ``stopped``, ``planned``, ``refused``)."""
+
+    partial = False
+    stopped: str | None = None
+    planned = 0
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.wins_by_seat: Counter = Counter()  # seat -> games it won
+        self.wins_by_start: Counter = Counter()  # starting priority (1st = 1) -> wins
+        self.results: Counter = Counter()  # result kind -> games
+        self.lengths: Counter = Counter()  # rounds -> games
+        self.played: Counter = Counter()  # card id -> plays
+        self.played_by_winners: Counter = Counter()  # card id -> plays by the game's winners
+        self.causes: Counter = Counter()  # what decided each win (see deciding_causes)
+        #: Bot kind -> decision times (CPU ms, to THINKING_STEP) -> how many.
+        self.thinking: dict[str, Counter] = {}
+        self.refused: dict[str, str] = {}
+
+    def __len__(self) -> int:
+        return self.games
+
+    def append(self, game: dict) -> None:
+        """Count one game's summary."""
+        self.games += 1
+        winners = set(game["winners"])
+        self.results[game["kind"]] += 1
+        self.lengths[game["rounds"]] += 1
+        start = game["start"]
+        for seat in winners:
+            self.wins_by_seat[seat] += 1
+            self.wins_by_start[start.index(seat) + 1] += 1
+        for seat, card in game["plays"]:
+            self.played[card] += 1
+            if seat in winners:
+                self.played_by_winners[card] += 1
+        self.causes.update(game.get("causes", ()))
+        for kind, spent in game.get("thinking", {}).items():
+            times = self.thinking.setdefault(kind, Counter())
+            times.update(round(ms / THINKING_STEP) for ms in spent)
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally's games (another batch's) to this one's."""
+        self.games += other.games
+        for name in _TALLIED:
+            getattr(self, name).update(getattr(other, name))
+        for kind, times in other.thinking.items():
+            self.thinking.setdefault(kind, Counter()).update(times)
+
+    @classmethod
+    def of(cls, games) -> Tally:
+        """The tally of a list of summaries (a tally is its own)."""
+        if isinstance(games, Tally):
+            return games
+        tally = cls()
+        for game in games:
+            tally.append(game)
+        return tally
+
+
+#: The counters a tally adds up.
+_TALLIED = (
+    "wins_by_seat",
+    "wins_by_start",
+    "results",
+    "lengths",
+    "played",
+    "played_by_winners",
+    "causes",
+)
+#: Decision times are tallied to a hundredth of a millisecond (a measure of the machine,
+#: reported to a tenth).
+THINKING_STEP = 0.01
+
+
+def _nth(counts: Counter, index: int):
+    """The ``index``-th value (from 0) of the sorted values a counter counts."""
+    for value in sorted(counts):
+        index -= counts[value]
+        if index < 0:
+            return value
+    raise IndexError(index)
+
+
+def _median(counts: Counter, n: int):
+    """``statistics.median`` of the ``n`` values a counter counts (the same number)."""
+    if n % 2:
+        return _nth(counts, n // 2)
+    return (_nth(counts, n // 2 - 1) + _nth(counts, n // 2)) / 2
+
+
 # ==============================================================================================
 # Running (in the process the user started)
 # ==============================================================================================
 def check(plan: Plan) -> dict:
     """Refuse a plan this installation cannot play (PlanError); return ``installed()``."""
-    from spoiler.agents.options import OptionError, time_limit
+    from spoiler.agents.options import JOBS, OptionError, one_process, time_limit
     from spoiler.plugins import UnknownName
     from spoiler.rules.game import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS
     from spoiler.session.records import MAX_ROUNDS
@@ -371,7 +472,7 @@ def check(plan: Plan) -> dict:
     if not 1 <= plan.games <= MAX_GAMES:
         raise PlanError(
             f"--games must be at least 1 and at most {MAX_GAMES}, not {plan.games} "
-            "(every game's summary is kept: run more simulations, with other seeds)"
+            "(for more, run more simulations, with other seeds)"
         )
     if not MIN_PLAYERS <= plan.players <= MAX_PLAYERS:
         raise PlanError(
@@ -392,6 +493,8 @@ def check(plan: Plan) -> dict:
         sets = registry.card_sets(list(plan.sets) if plan.sets is not None else None)
         for label in plan.kinds():
             registry.check_kind(variant(label)[0], options_of(plan, label) or None)
+            own = variant(label)[1]
+            one_process(options_of(plan, label), f"--bots {label}" if JOBS in own else None)
     except (UnknownName, OptionError) as exc:
         raise PlanError(str(exc)) from None
     if not sets:
@@ -452,10 +555,11 @@ INTERRUPTED = "stopped by Ctrl-C"
 
 class Cluster(Protocol):
     """Where ``run`` plays on a cluster: submit a batch (to workers not in ``avoid``; the
-    batch checks the worker's plugin set, ``play_checked``), the workers there now, their
-    threads, and waiting for some of the batches."""
+    batch checks the worker's plugin set, ``play_checked``; ``tally``: it returns its
+    ``Tally``, not its summaries), the workers there now, their threads, and waiting for
+    some of the batches."""
 
-    def submit(self, plan: Plan, numbers: range, avoid: set[str]) -> Any: ...
+    def submit(self, plan: Plan, numbers: range, avoid: set[str], tally: bool = False) -> Any: ...
 
     def workers(self) -> set[str]: ...
 
@@ -477,9 +581,13 @@ def run(
     cluster: Cluster | None = None,
     grace: float = NO_WORKER_GRACE,
     stop: Callable[[], None] | None = None,
-) -> Played:
-    """Every game's summary, in game order. Without an executor or a cluster, games play in
-    this process. ``progress(n)`` is called as each batch of n games finishes.
+    tally: bool = False,
+) -> Played | Tally:
+    """Every game's summary, in game order (``Played``); with ``tally``, their ``Tally``
+    instead: each batch is tallied where it is played and only tallies travel and stay, so
+    memory does not grow with the number of games (``spoiler simulate``). Without an
+    executor or a cluster, games play in this process. ``progress(n)`` is called as each
+    batch of n games finishes.
 
     Nothing finished is lost: Ctrl-C, a process pool that breaks, or a cluster with no worker
     left for ``grace`` seconds stops the run with the games finished so far (``partial``).
@@ -487,51 +595,99 @@ def run(
     elsewhere. ``stop()``, on Ctrl-C, asks the executor's processes to stop after their
     current game."""
     chunks = batches(plan.games, workers)
-    done: dict[int, list[dict]] = {}
+    done = _Done(tally)
     refused: dict[str, str] = {}
     stopped = None
     try:
         if cluster is not None:
             stopped = _on_cluster(plan, chunks, cluster, done, refused, progress, grace)
         elif executor is not None:
-            stopped = _on_executor(plan, chunks, executor, done, progress, stop)
+            stopped = _on_executor(plan, chunks, executor, workers, done, progress, stop)
         else:
             for chunk in chunks:
-                play_batch(plan, chunk, done.setdefault(chunk.start, []))
+                play_batch(plan, chunk, done.out(chunk.start))
                 if progress:
                     progress(len(chunk))
     except KeyboardInterrupt:
         stopped = INTERRUPTED
-    games = Played(summary for start in sorted(done) for summary in done[start])
+    games = done.games()
     games.planned, games.refused, games.stopped = plan.games, refused, stopped
     games.partial = len(games) < plan.games
     return games
 
 
-def _on_executor(plan, chunks, executor, done, progress, stop) -> str | None:
+class _Done:
+    """The batches finished so far: their summaries by first game, to be put in game order;
+    or, for a tally, one tally of them all. A batch is counted once, however often it is
+    handed in."""
+
+    def __init__(self, tally: bool):
+        self.tally = Tally() if tally else None
+        self.lists: dict[int, list[dict]] = {}
+        self.counted: set[int] = set()
+
+    def put(self, start: int, result) -> None:
+        if start in self.counted:
+            return
+        self.counted.add(start)
+        if self.tally is not None:
+            self.tally.merge(Tally.of(result))
+        else:
+            self.lists[start] = result
+
+    def out(self, start: int):
+        """Where a batch played in this process adds its games as each ends (so that a
+        batch stopped midway keeps the games it finished)."""
+        self.counted.add(start)
+        return self.tally if self.tally is not None else self.lists.setdefault(start, [])
+
+    def games(self) -> Played | Tally:
+        if self.tally is not None:
+            return self.tally
+        return Played(summary for start in sorted(self.lists) for summary in self.lists[start])
+
+
+def tally_batch(plan: Plan, numbers: range) -> Tally:
+    """``play_batch``'s games, tallied where they are played (what travels back is small)."""
+    out = play_batch(plan, numbers, Tally())
+    assert isinstance(out, Tally)
+    return out
+
+
+def _on_executor(plan, chunks, executor, workers, done, progress, stop) -> str | None:
+    from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    futures = {executor.submit(play_batch, plan, chunk): chunk for chunk in chunks}
+    play = tally_batch if done.tally is not None else play_batch
+    todo = list(reversed(chunks))  # popped from the end: game order
+    running: dict[Any, range] = {}
     try:
-        for future in as_completed(futures):
-            chunk = futures[future]
-            try:
-                done[chunk.start] = future.result()
-            except BrokenProcessPool:  # every batch not done fails so: stop with those done
-                return "a process playing the games died (killed, or out of memory)"
-            if progress:
-                progress(len(chunk))
+        while todo or running:
+            # A few batches in flight per process, not all: each one's result is let go as
+            # soon as it is counted.
+            while todo and len(running) < 2 * max(1, workers):
+                chunk = todo.pop()
+                running[executor.submit(play, plan, chunk)] = chunk
+            finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            for future in sorted(finished, key=lambda f: running[f].start):
+                chunk = running.pop(future)
+                try:
+                    done.put(chunk.start, future.result())
+                except BrokenProcessPool:  # every batch not done fails so: stop with those done
+                    return "a process playing the games died (killed, or out of memory)"
+                if progress:
+                    progress(len(chunk))
     except KeyboardInterrupt:
         # Batches not started are dropped; those playing end after their current game
         # (``stop``: SIGINT to the pool's processes, see ``stop_between_games``) and
         # return the games they finished, which count.
-        running = [f for f in futures if not f.cancel()]  # playing or done: keep theirs
+        playing = [f for f in running if not f.cancel()]  # playing or done: keep theirs
         if stop is not None:
             stop()
         with contextlib.suppress(KeyboardInterrupt, TimeoutError):
-            for future in as_completed(running, timeout=STOP_WAIT):
+            for future in as_completed(playing, timeout=STOP_WAIT):
                 with contextlib.suppress(Exception):
-                    done.setdefault(futures[future].start, future.result())
+                    done.put(running[future].start, future.result())
         raise
     return None
 
@@ -567,11 +723,15 @@ def _on_cluster(plan, chunks, cluster, done, refused, progress, grace) -> str | 
             # next ones, and a run of many games keeps the scheduler small.
             while todo and len(pending) < 2 * max(1, cluster.threads()):
                 chunk = todo.pop()
-                pending[cluster.submit(plan, chunk, set(refused))] = chunk
+                if done.tally is not None:
+                    future = cluster.submit(plan, chunk, set(refused), tally=True)
+                else:
+                    future = cluster.submit(plan, chunk, set(refused))
+                pending[future] = chunk
             for future in cluster.wait(list(pending), 1.0):
                 chunk = pending.pop(future)
                 try:
-                    done[chunk.start] = future.result()
+                    done.put(chunk.start, future.result())
                 except Refused as exc:
                     refused[exc.worker] = exc.problem
                     tries[chunk.start] += 1
@@ -618,31 +778,19 @@ def _share(part: float, whole: int) -> float:
     return round(part / whole, 4) if whole else 0.0
 
 
-def report(plan: Plan, games: list[dict], set_names: list[str], alone: dict | None = None) -> dict:
-    """The figures of a simulation (see docs/simulate.md for each key). ``alone``: for each
-    set, whether random bots could end a game with that set alone (see ``sets_alone``)."""
-    n = len(games)
+def report(plan: Plan, games, set_names: list[str], alone: dict | None = None) -> dict:
+    """The figures of a simulation (see docs/simulate.md for each key), from its games'
+    summaries or their ``Tally``. ``alone``: for each set, whether random bots could end a
+    game with that set alone (see ``sets_alone``)."""
+    tally = Tally.of(games)
+    n = len(tally)
     registry = _registry()
     seats_of = Counter(plan.bots)
     wins_of: Counter = Counter()
-    wins_at: Counter = Counter()
-    played: Counter = Counter()
-    played_by_winners: Counter = Counter()
-    lengths = []
-    results: Counter = Counter()
-    causes: Counter = Counter()
-    for game in games:
-        winners = set(game["winners"])
-        results[game["kind"]] += 1
-        lengths.append(game["rounds"])
-        for seat in winners:
-            wins_of[plan.bots[seat]] += 1
-            wins_at[game["start"].index(seat) + 1] += 1
-        for seat, card in game["plays"]:
-            played[card] += 1
-            played_by_winners[card] += seat in winners
-        causes.update(game.get("causes", ()))
-    lengths.sort()
+    for seat, wins in tally.wins_by_seat.items():
+        wins_of[plan.bots[seat]] += wins
+    wins_at, results, causes = tally.wins_by_start, tally.results, tally.causes
+    played, played_by_winners, lengths = tally.played, tally.played_by_winners, tally.lengths
     cards = [c for name in set_names for c in registry.sets[name].cards]
     figures = {
         "games": n,
@@ -661,10 +809,10 @@ def report(plan: Plan, games: list[dict], set_names: list[str], alone: dict | No
             str(p): interval(wins_at[p], n) for p in range(1, plan.players + 1)
         },
         "length": {
-            "median": statistics.median(lengths),
-            "p95": lengths[min(n - 1, int(0.95 * n))],
-            "longest": lengths[-1],
-            "histogram": {str(r): c for r, c in sorted(Counter(lengths).items())},
+            "median": _median(lengths, n),
+            "p95": _nth(lengths, min(n - 1, int(0.95 * n))),
+            "longest": max(lengths),
+            "histogram": {str(r): c for r, c in sorted(lengths.items())},
         },
         "results": {k: results[k] for k in ("win", "default", "all_lost", "draw")},
         "round_limit_share": _share(results["draw"], n),
@@ -712,20 +860,21 @@ def wins_by_cause(causes: Counter, cards: list, set_names: list[str]) -> dict:
     return out
 
 
-def thinking(games: list[dict]) -> dict:
+def thinking(games) -> dict:
     """Median and 95th percentile CPU time per decision (ms) of the bots that search, by
-    kind: measured on this run's machines, so not one of the figures that replay."""
-    times: dict[str, list[float]] = {}
-    for game in games:
-        for kind, spent in game.get("thinking", {}).items():
-            times.setdefault(kind, []).extend(spent)
+    kind, from a run's summaries or its ``Tally``: measured on this run's machines, so not
+    one of the figures that replay (tallied to ``THINKING_STEP``)."""
     out = {}
-    for kind, spent in sorted(times.items()):
-        spent.sort()
+    for kind, times in sorted(Tally.of(games).thinking.items()):
+        decisions = sum(times.values())
+        if not decisions:
+            continue
         out[kind] = {
-            "decisions": len(spent),
-            "median_ms": round(statistics.median(spent), 1),
-            "p95_ms": round(spent[min(len(spent) - 1, int(0.95 * len(spent)))], 1),
+            "decisions": decisions,
+            "median_ms": round(_median(times, decisions) * THINKING_STEP, 1),
+            "p95_ms": round(
+                _nth(times, min(decisions - 1, int(0.95 * decisions))) * THINKING_STEP, 1
+            ),
         }
     return out
 
@@ -773,7 +922,8 @@ def sets_alone(set_names: list[str], seed: int, max_rounds: int, players: int) -
         except PlanError as exc:
             out[name] = f"cannot be played on its own: {exc}"
             continue
-        ended = [g for g in run(plan) if g["kind"] != "draw"]
+        games = run(plan, tally=True)
+        ended = len(games) - games.results["draw"] if isinstance(games, Tally) else 0
         out[name] = None if ended else "cannot end a game on its own (every game hit the limit)"
     return out
 

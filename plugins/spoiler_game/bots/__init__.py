@@ -53,11 +53,18 @@ MAX_THINK_MS = 60_000
 
 def expert_bot(seat: int, seed: int, options=None) -> ExpertAgent:
     """The expert; of its options it reads ``think``, its thinking time per decision in
-    milliseconds (``--bot-option think=MS``, or ``--think MS``)."""
+    milliseconds (``--bot-option think=MS``, or ``--think MS``), and ``jobs``, the processes
+    its search is shared among (``--bot-option jobs=N``: the same play, sooner)."""
     from spoiler_game.bots.expert import DEFAULT_THINK_MS, ExpertAgent
 
-    think = (options or {}).get("think")
-    return ExpertAgent(seed, seat, think_ms=DEFAULT_THINK_MS if think is None else think_ms(think))
+    options = options or {}
+    think = options.get("think")
+    return ExpertAgent(
+        seed,
+        seat,
+        think_ms=DEFAULT_THINK_MS if think is None else think_ms(think),
+        jobs=jobs(options.get("jobs", 1)),
+    )
 
 
 def think_ms(value) -> float:
@@ -76,6 +83,22 @@ def think_ms(value) -> float:
     return ms
 
 
+def jobs(value) -> int:
+    """The processes the expert searches in, given as an option (text, or a number): a whole
+    number from 1 to this machine's cores; OptionError if it is not one."""
+    from spoiler.agents.options import OptionError, cores
+
+    text = str(value).strip()
+    most = cores()
+    if not text.isdecimal() or int(text) < 1:
+        raise OptionError(
+            f"jobs={value} is not a number of processes (a whole number, 1 to {most})"
+        )
+    if int(text) > most:
+        raise OptionError(f"jobs={value} is more than this machine's {most} cores")
+    return int(text)
+
+
 @hookimpl
 def spoiler_register_agents(register):
     register("random", random_bot, "Plays a uniformly random legal card, targets and answers.")
@@ -89,5 +112,6 @@ def spoiler_register_agents(register):
         "expert",
         expert_bot,
         "Searches: tries each legal play in many possible deals and plays each out, for any "
-        "card set. Thinks about 200 ms a decision (--think MS).",
+        "card set. Thinks about 200 ms a decision (--think MS); --bot-option jobs=N shares "
+        "its search among N processes.",
     )

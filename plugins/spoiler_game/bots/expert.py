@@ -19,9 +19,11 @@ this round fixed, and each possible answer given when the question comes.
 It knows no card by name: it reads only its view and the results of rollouts, so it plays
 every installed set. Its randomness comes from its own seeded stream, and a seeded expert
 counts its budget in rollouts (``ROLLOUTS_PER_MS`` per millisecond of ``--think``), so a
-game with experts replays exactly from its seed. On one core of the 2-core machines this
-project is tested on, the default 200 ms takes about 160 ms a decision (median) with the
-base set and 230 ms with every shipped set, whose games are longer.
+game with experts replays exactly from its seed. With ``jobs`` (``--bot-option jobs=N``)
+its rollouts are shared among N processes (``spoiler_game.bots.parallel``); each depends only on
+its candidate and its deal, so it plays the same game, sooner. On one core of the 2-core
+machines this project is tested on, the default 200 ms takes about 160 ms a decision
+(median) with the base set and 230 ms with every shipped set, whose games are longer.
 """
 
 from __future__ import annotations
@@ -30,12 +32,16 @@ import itertools
 import random
 import time
 from collections import Counter
+from typing import TYPE_CHECKING
 
-from spoiler.agents import RandomAgent, bot_rng
+from spoiler.agents import Fault, RandomAgent, bot_rng
 from spoiler.model.state import Status
 from spoiler.model.views import PlayerView, Question, Selection
 from spoiler.search import Searcher, play_out_round, set_agents
 from spoiler_game.bots.greedy import GreedyAgent
+
+if TYPE_CHECKING:
+    from spoiler_game.bots.parallel import Pool
 
 #: Rollouts per millisecond of thinking time, for a seeded expert's budget.
 ROLLOUTS_PER_MS = 1.25
@@ -56,7 +62,11 @@ class ExpertAgent:
     searches = True  # it is handed view.search when it selects
 
     def __init__(
-        self, seed: int | None = 0, seat: int = 0, think_ms: float = DEFAULT_THINK_MS
+        self,
+        seed: int | None = 0,
+        seat: int = 0,
+        think_ms: float = DEFAULT_THINK_MS,
+        jobs: int = 1,
     ) -> None:
         self.seat = seat
         self.rng = bot_rng(seed, seat) if seed is not None else random.Random()
@@ -68,6 +78,12 @@ class ExpertAgent:
         self._round: tuple[int, Searcher, Selection] | None = None
         #: How it plays in a game that offers no search.
         self._random = RandomAgent(self.rng.getrandbits(64), seat)
+        #: Processes its rollouts are shared among (this one and jobs - 1 workers, started
+        #: at its first search and ended by ``close``): the same rollouts, the same play.
+        self.jobs = jobs
+        self._pool: Pool | None = None
+        #: What went wrong with its workers, for the screen and the record (spoiler.agents).
+        self.faults: list[Fault] = []
 
     # -- selecting ---------------------------------------------------------------------------
     def select(self, view: PlayerView) -> Selection:
@@ -84,12 +100,8 @@ class ExpertAgent:
         if len(candidates) == 1:
             best = candidates[0]
         else:
-
-            def rollout(candidate: Selection, world_seed: int) -> float | None:
-                world = search.sample(random.Random(world_seed))
-                return self._rollout(world, world_seed, Forced(candidate))
-
-            best = self._halve(candidates, rollout, base, keep_first=True)
+            evaluate = self._evaluator(search, ("select", candidates), view.round)
+            best = self._halve(candidates, evaluate, base, keep_first=True)
         self._round = (view.round, search, best)
         return best
 
@@ -145,19 +157,15 @@ class ExpertAgent:
         _, search, mine = self._round
         base = self.rng.getrandbits(32)
         held, forced = _revealed_plays(view)
-
-        def rollout(option: str, world_seed: int) -> float | None:
-            world = search.sample(random.Random(world_seed), held)
-            me = Forced(mine, question, option)
-            value = self._rollout(world, world_seed, me, forced)
-            return value if me.asked else None  # this deal never asked the question
-
-        return self._halve(list(options), rollout, base)
+        job = ("answer", list(options), mine, question, held, forced)
+        return self._halve(list(options), self._evaluator(search, job, view.round), base)
 
     # -- search ------------------------------------------------------------------------------
-    def _halve(self, candidates: list, rollout, base: int, keep_first: bool = False):
+    def _halve(self, candidates: list, evaluate, base: int, keep_first: bool = False):
         """Sequential halving: share the budget over rounds, each keeping the better half.
-        ``keep_first``: the first candidate is never halved away."""
+        ``keep_first``: the first candidate is never halved away. ``evaluate(tasks)`` plays
+        the rollouts (candidate index, world seed) and gives their values in that order;
+        they are added up in that order, however many processes played them."""
         rounds = max(1, (len(candidates) - 1).bit_length())
         budget = self.rollouts
         start, seconds = time.perf_counter(), None
@@ -169,10 +177,13 @@ class ExpertAgent:
         done = 0
         for r in range(rounds):
             each = max(1, budget // (len(alive) * rounds))
-            for n in range(each):
-                world_seed = base + done + n
-                for i in alive:
-                    value = rollout(candidates[i], world_seed)
+            # A seeded expert plays a halving round's rollouts in one go (shared among its
+            # processes); an unseeded one looks at the clock after every few deals.
+            step = each if seconds is None else self.jobs
+            for first in range(0, each, step):
+                deals = range(first, min(each, first + step))
+                tasks = [(i, base + done + n) for n in deals for i in alive]
+                for (i, _), value in zip(tasks, evaluate(tasks), strict=True):
                     if value is not None:
                         totals[i] += value
                         counts[i] += 1
@@ -186,6 +197,65 @@ class ExpertAgent:
                 if keep_first and 0 not in alive:
                     alive.append(0)
         return candidates[alive[0]]
+
+    def _evaluator(self, search: Searcher, job: tuple, round: int):
+        """``evaluate(tasks)`` for ``_halve``: the rollouts of ``job`` played here, or shared
+        among this process and its workers (``jobs``)."""
+        if self.jobs == 1:
+            return lambda tasks: rollout_values(self, search, job, tasks)
+        if self._pool is None:
+            from spoiler_game.bots.parallel import Pool
+
+            self._pool = Pool(self.jobs)
+
+        def evaluate(tasks: list) -> list:
+            assert self._pool is not None
+            values = self._pool.map(
+                lambda part: rollout_values(self, search, job, part),
+                search,
+                job,
+                self.settings(),
+                tasks,
+            )
+            if self._pool.broken is not None and not self.faults:
+                self.faults.append(
+                    Fault(
+                        round, self.seat, f"expert: searching in one process: {self._pool.broken}"
+                    )
+                )
+            return values
+
+        return evaluate
+
+    def settings(self) -> tuple:
+        """What a worker needs to play this expert's rollouts as it does."""
+        return (self.seat, self.explore, self.explore_others, self.horizon)
+
+    @classmethod
+    def for_rollouts(cls, settings: tuple) -> ExpertAgent:
+        """An expert that plays rollouts with another's ``settings()`` (in a worker)."""
+        seat, explore, explore_others, horizon = settings
+        expert = cls(0, seat)
+        expert.explore, expert.explore_others, expert.horizon = explore, explore_others, horizon
+        return expert
+
+    def close(self, result=None) -> None:
+        """The game is over or stopped: its worker processes end."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+    def _select_rollout(self, search: Searcher, candidate: Selection, world_seed: int) -> float:
+        world = search.sample(random.Random(world_seed))
+        return self._rollout(world, world_seed, Forced(candidate))
+
+    def _answer_rollout(
+        self, search: Searcher, mine, question, held, forced, option: str, world_seed: int
+    ) -> float | None:
+        world = search.sample(random.Random(world_seed), held)
+        me = Forced(mine, question, option)
+        value = self._rollout(world, world_seed, me, forced)
+        return value if me.asked else None  # this deal never asked the question
 
     def _rollout(self, world, world_seed: int, me: Forced, forced: dict | None = None) -> float:
         """Play a determinization out; 1 if this seat won, its share if undecided, else 0."""
@@ -214,6 +284,20 @@ class ExpertAgent:
         return 1.0 if self.seat in result.winners else 0.0
 
 
+def rollout_values(expert: ExpertAgent, search: Searcher, job: tuple, tasks: list) -> list:
+    """The values of rollouts (candidate index, world seed) of a ``job``: ``("select",
+    candidates)``, or ``("answer", options, own selection, question, held, forced)``. Each
+    depends on its task alone, so the same tasks give the same values in any process."""
+    if job[0] == "select":
+        candidates = job[1]
+        return [expert._select_rollout(search, candidates[i], seed) for i, seed in tasks]
+    _, options, mine, question, held, forced = job
+    return [
+        expert._answer_rollout(search, mine, question, held, forced, options[i], seed)
+        for i, seed in tasks
+    ]
+
+
 def _narrow(choices, likely: dict, targets: tuple) -> tuple:
     """The names likeliest to be in the target's hand (or the deck's, with no target)."""
     counts = likely.get(targets[0] if targets else None, Counter())
@@ -232,7 +316,7 @@ def _revealed_plays(view: PlayerView) -> tuple[dict, dict]:
         if event.kind == "played":
             card = event.data["card"]
             held[event.seat] = [card]
-            forced[event.seat] = (card, tuple(event.data.get("targets", ())), event.data)
+            forced[event.seat] = (card, tuple(event.data.get("targets", ())), dict(event.data))
     return held, forced
 
 

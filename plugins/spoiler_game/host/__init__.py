@@ -11,6 +11,7 @@ from pathlib import Path
 import typer
 
 from spoiler.commands.common import (
+    JOBS_HELP,
     bot_key_flag,
     bot_option_flag,
     bot_settings,
@@ -52,7 +53,9 @@ def host(
         "who leaves is played by the first.",
         autocompletion=complete_bots,
     ),
-    bot_option: list[str] | None = bot_option_flag(" The record keeps them for resume."),
+    bot_option: list[str] | None = bot_option_flag(
+        f" {JOBS_HELP} The record keeps them for resume."
+    ),
     think: float | None = think_flag(),
     bot_time_limit: float | None = bot_time_limit_flag(" The record keeps it for resume."),
     bot_key: str | None = bot_key_flag(

@@ -133,6 +133,7 @@ def simulate(
         jobs,
         cluster,
         lambda: sim.sets_alone(names, seed, max_rounds, plan.players),
+        tally=True,
     )
     line = stopped_line(summaries)
     if not summaries:
@@ -156,13 +157,21 @@ def simulate(
 
 
 def play_plan(
-    plan, local: dict, names: list[str], jobs: int | None, cluster: str | None, then=None
+    plan,
+    local: dict,
+    names: list[str],
+    jobs: int | None,
+    cluster: str | None,
+    then=None,
+    *,
+    tally: bool = False,
 ):
-    """The plan's game summaries (``sim.Played``), played here, on ``jobs`` processes
-    (default: every core) or on the Dask cluster at ``cluster``, with a progress bar on a
-    terminal; and what ``then()`` returns (None without it, or when the run stopped early),
-    run while what plugin code prints still goes to stderr. The ladder plays its games so
-    too. A run stopped early (Ctrl-C, no worker left) returns the games it finished."""
+    """The plan's game summaries (``sim.Played``; with ``tally`` their ``sim.Tally``, in
+    memory that does not grow with the games), played here, on ``jobs`` processes (default:
+    every core) or on the Dask cluster at ``cluster``, with a progress bar on a terminal;
+    and what ``then()`` returns (None without it, or when the run stopped early), run while
+    what plugin code prints still goes to stderr. The ladder plays its games so too. A run
+    stopped early (Ctrl-C, no worker left) returns the games it finished."""
     from spoiler.plugins import stdout_to_stderr
     from spoiler.session import simulate as sim
 
@@ -191,7 +200,7 @@ def play_plan(
     games = None
     try:
         with stdout_to_stderr():  # what plugin code prints in a game stays out of the report
-            games = _run(sim, plan, executor, workers, backend, stop)
+            games = _run(sim, plan, executor, workers, backend, stop, tally)
             if games.partial or then is None:
                 return games, None
             try:
@@ -250,10 +259,16 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def _run(sim, plan, executor, workers: int, cluster=None, stop=None):
+def _run(sim, plan, executor, workers: int, cluster=None, stop=None, tally: bool = False):
     if not err_console().is_terminal:
         return sim.run(
-            plan, executor, workers, cluster=cluster, grace=sim.NO_WORKER_GRACE, stop=stop
+            plan,
+            executor,
+            workers,
+            cluster=cluster,
+            grace=sim.NO_WORKER_GRACE,
+            stop=stop,
+            tally=tally,
         )
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -274,6 +289,7 @@ def _run(sim, plan, executor, workers: int, cluster=None, stop=None):
             cluster=cluster,
             grace=sim.NO_WORKER_GRACE,
             stop=stop,
+            tally=tally,
         )
 
 

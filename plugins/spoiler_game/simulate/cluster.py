@@ -44,15 +44,16 @@ def check_address(address: str) -> str:
     return f"tcp://{match['host']}:{int(match['port'])}"
 
 
-def batch(plan: sim.Plan, numbers: range, expected: dict) -> list[dict]:
-    """One batch, on the worker that runs it (see ``sim.play_checked``)."""
+def batch(plan: sim.Plan, numbers: range, expected: dict, tally: bool = False):
+    """One batch, on the worker that runs it (see ``sim.play_checked``): its summaries, or
+    with ``tally`` its ``sim.Tally``."""
     try:
         from distributed import get_worker
 
         worker = get_worker().address
     except (ImportError, ValueError):  # not in a worker (never in a real cluster)
         worker = "?"
-    return sim.play_checked(plan, numbers, expected, worker)
+    return sim.play_checked(plan, numbers, expected, worker, tally)
 
 
 class DaskCluster:
@@ -63,12 +64,14 @@ class DaskCluster:
         self.client, self.expected = client, expected
         self._allowed: dict[str, set[str]] = {}
 
-    def submit(self, plan: sim.Plan, numbers: range, avoid: set[str]):
+    def submit(self, plan: sim.Plan, numbers: range, avoid: set[str], tally: bool = False):
         options: dict = {}
         if avoid:  # workers that refused a batch get no more
             allowed = self.workers() - avoid
             options = {"workers": sorted(allowed), "allow_other_workers": False}
-        future = self.client.submit(batch, plan, numbers, self.expected, pure=False, **options)
+        future = self.client.submit(
+            batch, plan, numbers, self.expected, tally, pure=False, **options
+        )
         if avoid:
             self._allowed[future.key] = allowed
         return future
