@@ -275,6 +275,21 @@ def test_three_players_and_a_bot_play_a_whole_seeded_game_and_its_record_replays
     assert "Saved to game.toml." in hosted.output
 
 
+def test_bots_of_several_kinds_take_the_hosted_seats_in_turn(host, tmp_path):
+    """`--bot random,greedy`, as `spoiler play` takes it: the table's bots are of each kind
+    in turn, every screen says so, and the record keeps each seat's kind."""
+    hosted = host(
+        *("--seats", "2", "--bots", "2", "--bot", "random,greedy"),
+        *("--seed", "4", "--max-rounds", "4", "--record", "game.toml"),
+    )
+    players = [Player(hosted, name) for name in ("ann", "ben")]
+    play_in_order(hosted, *((p, p.play()) for p in players))
+    assert hosted.finish() == 0
+    assert all("and 2 random/greedy bot(s)" in flat(p.transcript) for p in players)
+    record = records.load(tmp_path / "game.toml")
+    assert [p.kind for p in record.players] == ["human", "human", "random", "greedy"]
+
+
 def test_a_bot_that_is_a_program_takes_a_hosted_seat(host, tmp_path):
     """`--bot exec:COMMAND` in a hosted game: the example Python bot plays beside two
     players to the end, and the record replays."""
@@ -1015,6 +1030,8 @@ def test_other_commands_do_not_import_asyncssh():
         (["--seats", "1"], "Spoiler is for 2 to 8 players, not 1"),
         (["--port", "70000"], "--port must be from 0 to 65535"),
         (["--bot", "nosuch"], "nosuch"),
+        (["--bot", "greedy,nosuch"], "nosuch"),
+        (["--bot", "greedy", "--bot", ""], "--bot"),
         (["--sets", "nosuch"], "nosuch"),
     ],
 )

@@ -90,6 +90,18 @@ def names_of(values, option: str, what: str = "set", unique: bool = True) -> lis
         fail(f"{option} {exc}")
 
 
+def bot_kinds(values: list[str]) -> list[str]:
+    """The bot kinds --bot was given, repeated or comma-separated; an ``exec:`` command is
+    taken whole (a program's arguments may hold commas)."""
+    kinds: list[str] = []
+    for value in values:
+        if value.strip().startswith("exec:"):
+            kinds.append(value.strip())
+        else:
+            kinds += names_of(value, "--bot", "kind", unique=False) or []
+    return kinds
+
+
 def load_registry():
     """Load the plugins (never raises for a broken plugin: it is recorded instead). A name
     in SPOILER_PLUGINS that no installed plugin distribution has is warned about."""

@@ -193,7 +193,7 @@ def play(
     bot_options, time_limit = bot_settings(bot_option, think, bot_time_limit)
     key = None if bot_key is None else common.checked_key(bot_key)
     set_names = common.names_of(sets, "--sets")
-    kinds = _kinds(bot)
+    kinds = common.bot_kinds(bot)
 
     registry = common.load_registry()
     from rich.markup import escape
@@ -347,20 +347,6 @@ def _shown(screen):
 
     shown = getattr(screen, "shown", None)
     return shown() if shown is not None else nullcontext()
-
-
-def _kinds(values: list[str]) -> list[str]:
-    """The bot kinds --bot was given, repeated or comma-separated; an ``exec:`` command is
-    taken whole (a program's arguments may hold commas)."""
-    from spoiler.commands.common import names_of
-
-    kinds: list[str] = []
-    for value in values:
-        if value.strip().startswith("exec:"):
-            kinds.append(value.strip())
-        else:
-            kinds += names_of(value, "--bot", "kind", unique=False) or []
-    return kinds
 
 
 def _play_again(screen, reveal) -> str | None:

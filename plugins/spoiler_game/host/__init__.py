@@ -20,7 +20,7 @@ from spoiler.commands.common import (
     fail,
     think_flag,
 )
-from spoiler.commands.completion import complete_sets
+from spoiler.commands.completion import complete_bots, complete_sets
 from spoiler.commands.group import command_app, examples
 
 app = command_app()
@@ -44,11 +44,14 @@ def host(
         4, "--seats", metavar="N", help="How many players are expected to join over SSH."
     ),
     bots: int = typer.Option(0, "--bots", metavar="N", help="Bots at the table besides them."),
-    bot: str = typer.Option(
-        "greedy",
+    bot: list[str] = typer.Option(
+        ["greedy"],
         "--bot",
         metavar="KIND",
-        help="The kind of bot, for --bots, for seats left empty and for players who leave.",
+        help="The kind of bot, for --bots, for seats left empty and for players who leave. "
+        "Several kinds (repeated or comma-separated) take the bots' seats in turn; a player "
+        "who leaves is played by the first.",
+        autocompletion=complete_bots,
     ),
     bot_option: list[str] | None = bot_option_flag(
         f" {JOBS_HELP} The record keeps them for resume."
@@ -149,9 +152,10 @@ def host(
         fail(f"--wait must be from 0 to 86400 seconds, not {wait:g}")
     if not (turn_time == 0 or 1 <= turn_time <= 24 * 3600):
         fail(f"--turn-time must be 0 (no limit) or from 1 to 86400 seconds, not {turn_time:g}")
-    from spoiler.commands.common import names_of
+    from spoiler.commands.common import bot_kinds, names_of
 
     set_names = names_of(sets, "--sets")
+    kinds = bot_kinds(bot)
     bot_options, time_limit = bot_settings(bot_option, think, bot_time_limit)
     try:
         with warnings.catch_warnings():
@@ -184,7 +188,8 @@ def host(
     try:
         card_sets = registry.card_sets(set_names)
         # An unknown kind or options it refuses are refused now, not when a seat needs a bot.
-        registry.check_kind(bot, bot_options or None)
+        for kind in kinds:
+            registry.check_kind(kind, bot_options or None)
     except (UnknownName, OptionError) as exc:
         fail(str(exc))
     if not card_sets:
@@ -198,7 +203,8 @@ def host(
     options = HostOptions(
         seats=seats,
         bots=bots,
-        bot_kind=bot,
+        bot_kind=kinds[0],
+        bot_kinds=kinds,
         bot_options=bot_options,
         bot_time_limit=time_limit,
         bot_key=None if bot_key is None else checked_key(bot_key),

@@ -100,6 +100,14 @@ class HostOptions:
     bot_key: str | None = None  # --bot-key: what the bots' seeds are keyed by
     watch_code: str = ""  # the password spectators join with ("": none may)
     plain: bool = False  # every seat a transcript (--plain), not the full-screen table
+    #: The kinds the bots at the table take in turn (--bot); empty: bot_kind alone. A player
+    #: who leaves is played by bot_kind, the first.
+    bot_kinds: list[str] = field(default_factory=list)
+
+    def kind_of_bot(self, i: int) -> str:
+        """The kind of the table's ``i``-th bot (from 0), as ``spoiler play`` seats them."""
+        kinds = self.bot_kinds or [self.bot_kind]
+        return kinds[i % len(kinds)]
 
 
 class _Connection(asyncssh.SSHServer):
@@ -899,8 +907,9 @@ class Host:
         seats = [
             Seat(name, agent, "human") for name, agent in zip(humans, table.agents(), strict=True)
         ]
-        for name in bot_names(humans, n_bots):
-            seats.append(Seat(name, self.make_bot(len(seats)), opts.bot_kind))
+        for i, name in enumerate(bot_names(humans, n_bots)):
+            kind = opts.kind_of_bot(i)
+            seats.append(Seat(name, self.make_bot(len(seats), kind), kind))
         game = new_game(self.registry, seats, opts.set_names, opts.seed, opts.max_rounds)
         table.game = game
         self.table, self.game = table, game
@@ -920,7 +929,8 @@ class Host:
         self.screen = Screen(self.console, None, io.StringIO())
         for session in self.spectators:
             session.screen = WatchScreen(session.term, game)
-        bots = f" and {n_bots} {opts.bot_kind} bot(s)" if n_bots else ""
+        kinds = "/".join(dict.fromkeys(opts.kind_of_bot(i) for i in range(n_bots)))
+        bots = f" and {n_bots} {kinds} bot(s)" if n_bots else ""
         table.tell(
             f"The game begins: {', '.join(humans)}{bots}, "
             f"with {', '.join(s.name for s in game.sets)}."
@@ -937,10 +947,11 @@ class Host:
             if self.options.fresh_record and held.path.exists() and not held.path.stat().st_size:
                 held.path.unlink()
 
-    def make_bot(self, seat: int):
+    def make_bot(self, seat: int, kind: str | None = None):
+        """A bot for ``seat``: of ``kind``, or the first kind (for a player who leaves)."""
         opts = self.options
         return self.registry.agent(
-            opts.bot_kind,
+            kind or opts.bot_kind,
             seat,
             opts.seed,
             opts.bot_options or None,
