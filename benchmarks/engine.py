@@ -4,9 +4,11 @@
 
 Plays whole games (new seed each) until the time is up and reports rounds and games per
 second. ``--fast`` plays them in fast mode (``spoiler.fast``, as ``spoiler simulate`` does)
-and reports normal mode too, and the ratio. ``--json`` prints one line: {"rounds_per_second": …, "games_per_second": …,
-"mean_rounds": …}. Compare with ``benchmarks/baseline_loop.py``, a plain plugin-free loop of
-the same round structure (the target is at least a quarter of its speed).
+and reports normal mode too, the plain loop of ``benchmarks/baseline_loop.py`` (a
+plugin-free loop of the same round structure: the target is at least a quarter of its speed),
+and the ratios. ``--json`` prints one line: {"rounds_per_second": …, "games_per_second": …,
+"mean_rounds": …} (with ``--fast``, also "normal", "speed_up", "plain_loop" and
+"of_plain_loop": fast mode's rounds per second over the plain loop's).
 
 Plugins load once, as ``spoiler play`` loads them; the timed part is only the games, in CPU
 time of this process (so other work on a busy machine does not count against it).
@@ -18,6 +20,8 @@ import argparse
 import json
 import sys
 import time
+
+import baseline_loop  # (beside this script)
 
 from spoiler import plugins
 from spoiler.rules.game import Game, GameError, Seat
@@ -65,7 +69,15 @@ def main(argv=None) -> int:
         if args.fast:
             fast = run(args.seconds, args.players, args.set_name, args.seed, fast=True)
             ratio = round(fast["rounds_per_second"] / figures["rounds_per_second"], 2)
-            figures = {**fast, "normal": figures, "speed_up": ratio}
+            plain = baseline_loop.run(args.seconds)
+            of_plain = round(fast["rounds_per_second"] / plain["rounds_per_second"], 3)
+            figures = {
+                **fast,
+                "normal": figures,
+                "speed_up": ratio,
+                "plain_loop": plain,
+                "of_plain_loop": of_plain,
+            }
     except (LookupError, ValueError, GameError) as exc:
         print(f"engine benchmark: {exc}", file=sys.stderr)
         return 2
@@ -79,9 +91,14 @@ def main(argv=None) -> int:
             f"normal: {normal['rounds_per_second']:,} rounds/s, "
             f"{normal['games_per_second']:,} games/s ({table})"
         )
+        plain = figures["plain_loop"]["rounds_per_second"]
         print(
             f"fast:   {figures['rounds_per_second']:,} rounds/s, "
-            f"{figures['games_per_second']:,} games/s: {figures['speed_up']}x"
+            f"{figures['games_per_second']:,} games/s: {figures['speed_up']}x normal"
+        )
+        print(
+            f"plain loop: {plain:,} rounds/s: fast mode is {figures['of_plain_loop']}x it, "
+            f"normal mode {round(normal['rounds_per_second'] / plain, 3)}x"
         )
     else:
         print(

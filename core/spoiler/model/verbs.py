@@ -19,7 +19,7 @@ import difflib
 import inspect
 from collections.abc import Iterable
 from types import EllipsisType
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 from spoiler.model.cards import Card, _takes
 from spoiler.model.state import Status
@@ -30,19 +30,9 @@ class Verbs:
 
     __slots__ = ()
 
-    if not TYPE_CHECKING:  # (a type checker names a misspelt verb already)
-
-        def __getattr__(self, name: str):
-            """A misspelt verb or attribute (``play.loose``) fails naming the closest one, in
-            the message that `fizzled` events and `sets validate` show."""
-            if name.startswith("__"):
-                raise AttributeError(name)
-            import difflib
-
-            known = [n for n in dir(type(self)) if not n.startswith("_")]
-            close = difflib.get_close_matches(name, known, n=1, cutoff=0.7)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise AttributeError(f"{type(self).__name__} has no attribute {name!r}{hint}")
+    # A misspelt verb (``play.loose``) is named with the closest one where card code fails
+    # (``name_the_closest``), not by a ``__getattr__``: a class with one has every attribute
+    # read go the slow, unspecialized way, and the engine reads its plays at every step.
 
     #: The game this play or effect belongs to (set by the engine): a
     #: ``spoiler.rules.game.Game``, typed loosely since the model knows no engine.
@@ -168,6 +158,25 @@ class Verbs:
     def seats(self) -> range:
         """Every seat at the table, lost players included."""
         return range(len(self.game.state.players))
+
+
+def name_the_closest(exc: BaseException) -> None:
+    """A misspelt verb or attribute of a play, an ongoing effect or a rule fails naming the
+    closest one (``Play has no attribute 'loose'; did you mean 'lose'?``), in the message
+    that `fizzled` events and `sets validate` show. The engine calls this where card and
+    plugin code fails; it rewrites only Python's own message for such an attribute."""
+    if not isinstance(exc, AttributeError):
+        return
+    obj, name = getattr(exc, "obj", None), getattr(exc, "name", None)
+    if not isinstance(obj, Verbs) or not isinstance(name, str) or name.startswith("__"):
+        return
+    kind = type(obj).__name__
+    if exc.args != (f"'{kind}' object has no attribute '{name}'",):
+        return
+    known = [n for n in dir(type(obj)) if not n.startswith("_")]
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.7)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    exc.args = (f"{kind} has no attribute {name!r}{hint}",)
 
 
 #: What made something happen: a play, an ongoing effect, a rule's id, or nothing.

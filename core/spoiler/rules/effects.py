@@ -22,6 +22,10 @@ from spoiler.rules.questions import find
 from spoiler.rules.selection import MAX_ATTEMPTS, Selecting
 
 LOST, IN_PLAY, WON = Status.LOST, Status.IN_PLAY, Status.WON
+#: The ladder, one step down and one step up, and how events name each status.
+_DOWN = {WON: IN_PLAY, IN_PLAY: LOST, LOST: LOST}
+_UP = {LOST: IN_PLAY, IN_PLAY: WON, WON: WON}
+_NAME = {status: status.name.lower() for status in Status}
 
 
 class Effects(Selecting):
@@ -40,13 +44,9 @@ class Effects(Selecting):
             return False
         player = self.state.players[seat]
         before = player.status
-        player.status = Status(max(LOST, before - 1))
-        self._emit(
-            "lost",
-            seat,
-            cause,
-            {"before": before.name.lower(), "after": player.status.name.lower()},
-        )
+        player.status = after = _DOWN[before]
+        if self.logging:
+            self._emit("lost", seat, cause, {"before": _NAME[before], "after": _NAME[after]})
         return True
 
     def win(self, seat: int, cause: Cause = None) -> bool:
@@ -62,10 +62,9 @@ class Effects(Selecting):
             return False
         player = self.state.players[seat]
         before = player.status
-        player.status = Status(min(WON, before + 1))
-        self._emit(
-            "won", seat, cause, {"before": before.name.lower(), "after": player.status.name.lower()}
-        )
+        player.status = after = _UP[before]
+        if self.logging:
+            self._emit("won", seat, cause, {"before": _NAME[before], "after": _NAME[after]})
         return True
 
     def draw(self, seat: int, n: int = 1, cause: Cause = None) -> list[Card]:
@@ -84,7 +83,8 @@ class Effects(Selecting):
             card = st.deck.pop()
             hand.append(card)
             drawn.append(card)
-            self._emit("drew", seat, cause, None, {"card": card.id}, self._only[seat])
+            if self.logging:
+                self._emit("drew", seat, cause, None, {"card": card.id}, self._only[seat])
             if "spoiler_card_drawn" in self.hooks:
                 self._hook("spoiler_card_drawn", game=self, seat=seat, card=card)
             if self._handlers["card_drawn"]:  # (checked here: usually none)

@@ -161,7 +161,8 @@ class Game(PlayEffects):
 
     def play(self) -> Result:
         """Play rounds until the game ends."""
-        while not self.over:
+        st = self.state
+        while st.result is None:
             self.play_round()
         assert self.state.result is not None  # the loop runs until there is one
         return self.state.result
@@ -208,13 +209,14 @@ class Game(PlayEffects):
         """Play one whole round (selection to end check): every phase of ``ROUND``."""
         if self._stage == RUNNING:
             self._refuse_reentry("play_round")
-        if self.over:
+        if self.state.result is not None:
             raise GameError("the game is over")
-        self.start()
+        if self._stage == NEW:
+            self.start()
         if self._runaway is not None:  # a round that ran away cannot go on
             raise self._again()
         self._guard_reset()
-        self._watched(self._play_whole_round)
+        self._watched(self._play_phases, ROUND)
 
     def _play_whole_round(self) -> None:
         self._play_phases(ROUND)
@@ -223,7 +225,7 @@ class Game(PlayEffects):
         """The round from selection on: where a clone taken while players select goes on."""
         if self._stage == RUNNING:
             self._refuse_reentry("play_round")
-        self._watched(self._play_from_selection)
+        self._watched(self._play_phases, ROUND[_SELECTION:])
 
     def _play_from_selection(self) -> None:
         self._play_phases(ROUND[_SELECTION:])
@@ -261,42 +263,52 @@ class Game(PlayEffects):
             self._order = list(st.priority)
             self._reorder()
         self.decisions.append({"round": st.round, "selections": {}, "answers": []})
-        self._emit("round_started", None, None, {"order": tuple(st.priority)})
+        if self.logging:
+            self._emit("round_started", None, None, {"order": tuple(st.priority)})
 
     def _clear_table(self) -> None:
         """Ongoing effects tick (those whose duration is over end); played cards go to the
         discard pile, unless an effect still in play keeps them on the table."""
         st = self.state
-        for effect in list(st.ongoing):
-            if effect.rounds is not None:
-                effect.rounds -= 1
-                if effect.rounds <= 0:  # told apart from an effect a card ended (story.py)
-                    self._remove_ongoing(effect, {"name": effect.name, "expired": True})
+        if st.ongoing:
+            for effect in list(st.ongoing):
+                if effect.rounds is not None:
+                    effect.rounds -= 1
+                    if effect.rounds <= 0:  # told apart from an effect a card ended (story.py)
+                        self._remove_ongoing(effect, {"name": effect.name, "expired": True})
         # A card stays on the table only while an effect keeping it lasts: one that ended
         # in its own round (rounds=1) lets its card go to the discard pile with the rest.
-        keeping = {(o.owner, o.card) for o in st.ongoing if o.keeps_card}
-        for play in st.plays:
-            play.kept = play.kept and (play.player, play.card) in keeping
-            (st.in_play if play.kept else st.discard).append(play.card)
-        if st.plays:
-            self._emit(
-                "cleared", None, None, {"cards": tuple([p.card.id for p in st.plays if not p.kept])}
-            )
+        plays = st.plays
+        if not plays:
+            return
+        if any(play.kept for play in plays):
+            keeping = {(o.owner, o.card) for o in st.ongoing if o.keeps_card}
+            for play in plays:
+                play.kept = play.kept and (play.player, play.card) in keeping
+                (st.in_play if play.kept else st.discard).append(play.card)
+            cleared = [p.card.id for p in plays if not p.kept]
+        else:
+            cleared = [p.card.id for p in plays]
+            st.discard.extend([p.card for p in plays])
+        if self.logging:
+            self._emit("cleared", None, None, {"cards": tuple(cleared)})
         st.plays = []
 
     def _draw_all(self) -> None:
         """Every player who has not lost draws a card, in this round's priority order."""
         players = self.state.players
+        draw = self.draw
         for seat in list(self._order):
             if players[seat].status is not LOST:
-                self.draw(seat, 1, cause=None)
+                draw(seat, 1, None)
 
     def _shift_priorities(self) -> None:
         st = self.state
         st.priority.append(st.priority.pop(0))
         self._order = list(st.priority)  # between rounds, "this round" means the next one
         self._reorder()
-        self._emit("priorities_shifted", None, None, {"order": tuple(st.priority)})
+        if self.logging:
+            self._emit("priorities_shifted", None, None, {"order": tuple(st.priority)})
 
     def _check_end(self) -> None:
         st = self.state
@@ -381,6 +393,9 @@ def _copy_decisions(record: dict) -> dict:
     }
 
 
+_new_random = random.Random.__new__
+
+
 def _copy_state(st: GameState, game: Game) -> GameState:
     """A copy of the state for a clone: lists, hands, counters and the RNG copied; cards
     shared (they never change); ongoing effects copied with ``copy.copy`` (their own state
@@ -400,7 +415,8 @@ def _copy_state(st: GameState, game: Game) -> GameState:
         st.built,
     )
     new.kept_secrets = list(st.kept_secrets)
-    new.rng = random.Random()
+    # Not random.Random(): it seeds itself from the system first, which costs twice the copy.
+    new.rng = _new_random(random.Random)
     new.rng.setstate(st.rng.getstate())
     new.log = list(st.log)
     new.ongoing = []

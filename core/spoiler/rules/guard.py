@@ -129,15 +129,23 @@ class Guard:
         as this part knows (the hooks part knows)."""
         return Running()
 
-    def _watched(self, step: Callable[[], None]) -> None:
-        """Run ``step()`` (a round, or the game's start) watched by the watchdog; a Runaway it
-        raised becomes this round's RoundTooLong."""
-        _watch(self)
+    def _watched(self, step: Callable[..., None], *args: object) -> None:
+        """Run ``step(*args)`` (a round, or the game's start) watched by the watchdog; a
+        Runaway it raised becomes this round's RoundTooLong. (``_watch`` and ``_unwatch``
+        inlined: this runs every round.)"""
+        key = id(self)
+        with _lock:
+            _games[key] = (threading.get_ident(), self)
+            if _thread is None or _idle or self.max_round_seconds < _LOOK:
+                _wake_watchdog()
         try:
             try:
-                step()
+                step(*args)
             finally:
-                _unwatch(self)
+                with _lock:
+                    entry = _games.pop(key, None)
+                    if entry is not None and self._runaway is not None:
+                        _raise_in(entry[0], None)  # raised, not yet delivered: not past us
         except Runaway:
             if self._runaway is None:  # (cannot happen: it is set before raising)
                 self._runaway = self._ran_away("stopped", None)
@@ -157,24 +165,16 @@ _thread: threading.Thread | None = None
 _idle = False  # the watchdog sleeps with nothing to watch (until notified)
 
 
-def _watch(game: Guard) -> None:
+def _wake_watchdog() -> None:
+    """(Holding _lock, a game just watched:) start the watchdog, or wake it. It is woken
+    only when it sleeps with nothing to watch, or for a limit shorter than its look (the
+    caller checks): waking it every round would cost a thread switch a round."""
     global _thread
-    with _lock:
-        _games[id(game)] = (threading.get_ident(), game)
-        if _thread is None:
-            _thread = threading.Thread(target=_watchdog, name="spoiler-watchdog", daemon=True)
-            _thread.start()
-        elif _idle or game.max_round_seconds < _LOOK:
-            # Woken only when it sleeps with nothing to watch, or for a limit shorter than
-            # its look: waking it every round would cost a thread switch a round.
-            _wake.notify()
-
-
-def _unwatch(game: Guard) -> None:
-    with _lock:
-        entry = _games.pop(id(game), None)
-        if entry is not None and game._runaway is not None:
-            _raise_in(entry[0], None)  # raised but not yet delivered: it must not outlive us
+    if _thread is None:
+        _thread = threading.Thread(target=_watchdog, name="spoiler-watchdog", daemon=True)
+        _thread.start()
+    else:
+        _wake.notify()
 
 
 def _raise_in(thread_id: int, kind: type[BaseException] | None) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from spoiler.model.cards import Target
 from spoiler.model.errors import CardError, GameError, Running
 from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
-from spoiler.model.verbs import Ongoing, Play
+from spoiler.model.verbs import Ongoing, Play, name_the_closest
 from spoiler.rules.guard import Guard
 from spoiler.rules.log import Log
 
@@ -42,6 +42,7 @@ class Hooks(Log):
         except (EOFError, GameError, Stop):
             raise
         except PLUGIN_FAILURES as exc:
+            name_the_closest(exc)
             plugin = blame(caller, exc)
             if self.strict:
                 raise CardError(f"plugin {plugin!r} failed in {name}: {exc}") from exc

@@ -11,7 +11,7 @@ asks them, and front ends read ``selecting()``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
 from spoiler.model.cards import Card, Target, targets_possible
@@ -22,6 +22,8 @@ from spoiler.model.verbs import Play
 from spoiler.model.views import PlayerInfo, Selection
 from spoiler.rules.guard import Guard
 from spoiler.rules.questions import Questions, find
+
+LOST = Status.LOST
 
 #: {target kind: the seats a player may choose} (read-only).
 Legal = Mapping[Target, tuple[int, ...]]
@@ -95,22 +97,24 @@ class Legality(Questions):
         """The cards in a player's hand they could legally select now."""
         return playable_cards(self.state.players[seat].hand, self.legal_targets(seat))
 
-    def _choosers(self, legal_table: Sequence[Legal]) -> Iterator[tuple[int, list[Card]]]:
+    def _choosers(self, legal_table: Sequence[Legal]) -> list[tuple[int, list[Card]]]:
         """The one place that decides who selects this round: (seat, the cards it may play)
         for every player who has not lost and holds a card, in priority order; an empty list
         for one who holds no card with a legal target (they cannot select)."""
         players = self.state.players
-        for seat in self.state.priority:
-            player = players[seat]
-            if player.status is not Status.LOST and player.hand:
-                yield seat, playable_cards(player.hand, legal_table[seat])
+        return [
+            (seat, playable_cards(player.hand, legal_table[seat]))
+            for seat in self.state.priority
+            if (player := players[seat]).status is not LOST and player.hand
+        ]
 
     def selecting(self) -> tuple[int, ...]:
         """The seats that must select a card now, in priority order (rulings 2 and 8)."""
         return tuple([seat for seat, cards in self._choosers(self._legal_table()) if cards])
 
-    def check_selection(self, seat: int, selection: Selection) -> Play:
-        """Check a selection against the rules; return the play or raise IllegalChoice."""
+    def check_selection(self, seat: int, selection: Selection, legal: Legal | None = None) -> Play:
+        """Check a selection against the rules; return the play or raise IllegalChoice.
+        ``legal``: this seat's legal targets now, when the caller has them already."""
         st = self.state
         if not isinstance(selection, Selection):
             raise IllegalChoice(f"expected a Selection, got {selection!r}")
@@ -131,7 +135,8 @@ class Legality(Questions):
             raise IllegalChoice(f"{card.name} needs {want}")
         if len(targets) > 1 and len(set(targets)) != len(targets):
             raise IllegalChoice(f"{card.name} needs different players as its targets")
-        legal = self.legal_targets(seat)
+        if legal is None:
+            legal = self.legal_targets(seat)
         for target, kind in zip(targets, card.targets, strict=True):
             if not (isinstance(target, int) and 0 <= target < len(st.players)):
                 raise IllegalChoice(f"{target!r} is not a player")

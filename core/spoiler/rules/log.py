@@ -7,16 +7,23 @@ the log as that seat saw it, so that a view needs neither the whole log nor the 
 
 from __future__ import annotations
 
-from spoiler.model.events import Event, make_event
+from spoiler.model.events import Event, _Draft, make_event
 from spoiler.model.verbs import Ongoing, Play
 from spoiler.model.views import EventLog, Secrets, seen_events
 from spoiler.rules.guard import Guard
+
+_new = object.__new__
 
 
 class Log(Guard):
     """The part of the engine that records events."""
 
     def _init_log(self, seats: int) -> None:
+        #: Does this game keep its event log? A game always does; a fast game
+        #: (``spoiler.search.fast``) whose agents read no events does not, and then the
+        #: busiest verbs skip building the event's data as well as recording it. (An
+        #: attribute of the game, not of the class: Python reads those faster.)
+        self.logging = True
         #: {seat} for each seat: who may see their own secrets (shared, not rebuilt per event).
         self._only = tuple(frozenset((seat,)) for seat in range(seats))
         self._public_log = EventLog()
@@ -26,6 +33,7 @@ class Log(Guard):
         super()._copy_into(new)
         assert isinstance(new, Log)
         new._only = self._only
+        new.logging = self.logging
         new._public_log = EventLog(self._public_log)
         new._secrets = [Secrets(s) for s in self._secrets]
 
@@ -47,16 +55,26 @@ class Log(Guard):
             data = {}
         if cause is not None and cause.__class__ is not str:
             cause = cause_id(cause)
-        log = self.state.log
-        event = make_event(self.state.round, kind, seat, cause, data, secret, secret_to)
+        st = self.state
+        log = st.log
+        # make_event, inlined: this runs for every event.
+        event = _new(_Draft)
+        event.round = st.round
+        event.kind = kind
+        event.seat = seat
+        event.cause = cause
+        event._data = data
+        event._secret = secret
+        event.secret_to = secret_to
+        event.__class__ = Event  # type: ignore[assignment]
         if secret is None:
             self._public_log.add(event)
         else:
-            self._public_log.add(make_event(event.round, kind, seat, cause, data))
+            self._public_log.add(make_event(st.round, kind, seat, cause, data))
             for s in secret_to:
                 self._secrets[s].put(len(log), event)
         log.append(event)
-        return event
+        return event  # type: ignore[return-value]  # (an Event now: see make_event)
 
     def every_event(self) -> tuple[Event, ...]:
         """The whole log, every secret in it: for a game that no player watches (bots only)."""
@@ -79,8 +97,7 @@ def cause_id(cause: object) -> str | None:
 
 def seat_of(source: object) -> int | None:
     """The player a play or an ongoing effect belongs to (None: a rule's, or no one's)."""
-    # A play has a player, an ongoing effect an owner; asking an effect for a player would
-    # go through Verbs.__getattr__, whose spelling hint costs a difflib search each time.
+    # A play has a player, an ongoing effect an owner (checked first: the usual sources).
     seat: object
     if isinstance(source, Play):
         seat = source.player

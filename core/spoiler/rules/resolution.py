@@ -16,7 +16,7 @@ from typing import Any
 from spoiler.model.cards import SECRET_UNTIL, Card
 from spoiler.model.errors import CardError, GameError
 from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
-from spoiler.model.verbs import Cause, Ongoing, Play
+from spoiler.model.verbs import Cause, Ongoing, Play, name_the_closest
 from spoiler.rules.guard import Guard
 from spoiler.rules.hooks import Hooks
 from spoiler.rules.log import cause_id, seat_of
@@ -102,7 +102,9 @@ class Resolution(Hooks):
             return
         play.resolved = True
         ask = play.card.ask
-        if ask is not None and ask.secret:  # told only once the main effect is over
+        if not self.logging:
+            pass
+        elif ask is not None and ask.secret:  # told only once the main effect is over
             self._emit(
                 "played",
                 play.player,
@@ -112,11 +114,12 @@ class Resolution(Hooks):
                 self._only[play.player],
             )
         else:
+            card_id = play.card.id
             self._emit(
                 "played",
                 play.player,
-                play.card.id,
-                {"card": play.card.id, "targets": tuple(play.targets), "info": play.info},
+                card_id,
+                {"card": card_id, "targets": tuple(play.targets), "info": play.info},
             )
         acting_as = play.acting_as
         if acting_as.main is not None:  # blamed on the card whose code runs, if replaced
@@ -158,6 +161,7 @@ class Resolution(Hooks):
         except (EOFError, GameError, Stop):
             raise
         except PLUGIN_FAILURES as exc:  # sys.exit() or KeyboardInterrupt in a card is its bug
+            name_the_closest(exc)
             card = card or getattr(source, "card", None)
             if self.strict:
                 blamed = card.id if card is not None else cause_id(source)

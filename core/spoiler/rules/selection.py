@@ -54,22 +54,22 @@ class Selecting(Projections):
             plays.append(self._ask_agent(seat, public, legal_table[seat], table, tuple(playable)))
         # Everyone has chosen: only now do the selected cards leave the hands.
         record = self.decisions[-1]["selections"]
+        players = st.players
+        logging = self.logging
         for play in plays:
-            st.players[play.player].hand.remove(play.card)
-            record[play.player] = {
-                "card": play.card.id,
-                "targets": list(play.targets),
-                "info": play.info,
-            }
-            # The event gets its own copy: the player's view must not reach the record.
-            self._emit(
-                "selected",
-                play.player,
-                None,
-                None,
-                {"card": play.card.id, "targets": tuple(play.targets), "info": play.info},
-                self._only[play.player],
-            )
+            seat, card_id, targets, info = play.player, play.card.id, play.targets, play.info
+            players[seat].hand.remove(play.card)
+            record[seat] = {"card": card_id, "targets": list(targets), "info": info}
+            if logging:  # (a fast game that keeps no log builds no event: see Log.logging)
+                # The event gets its own copy: the player's view must not reach the record.
+                self._emit(
+                    "selected",
+                    seat,
+                    None,
+                    None,
+                    {"card": card_id, "targets": targets, "info": info},
+                    self._only[seat],
+                )
         st.plays = plays
 
     def _ask_agent(
@@ -91,7 +91,7 @@ class Selecting(Projections):
             selection = agent.select(view)
             self._decided_at = monotonic()
             try:
-                return self.check_selection(seat, selection)
+                return self.check_selection(seat, selection, legal)
             except IllegalChoice as exc:
                 error = str(exc)
         raise GameError(

@@ -36,8 +36,10 @@ def clone(game: Game, agents: list | None = None, *, fast: bool = False, log=Non
     copy keeps (True) or drops (False) the event log (default: as the copy's agents need it)."""
     new = game.clone(agents, kind=FastGame if fast else type(game))
     if isinstance(new, FastGame):
-        new._fast_setup(log if log is not None else getattr(game, "logging", None))
-    if getattr(new, "logging", None) is False:
+        if log is None and isinstance(game, FastGame):
+            log = game.logging  # (a game not in fast mode: as the copy's agents need it)
+        new._fast_setup(log)
+    if not new.logging:
         new.state.log, new._public_log = [], EventLog()
         new._secrets = [Secrets() for _ in new.seats]
     return new
@@ -170,7 +172,7 @@ def determinize(
     new.decisions = [
         {"round": r["round"], "selections": {}, "answers": []} for r in game.decisions[-1:]
     ]
-    if getattr(new, "logging", True):  # the log as this seat saw it, and no one else's
+    if new.logging:  # the log as this seat saw it, and no one else's
         new.state.log = list(
             seen_events(new._public_log, game._secrets[seat], len(new._public_log))
         )

@@ -37,7 +37,7 @@ class FastGame(Game):
     def _copy_into(self, new: Guard) -> None:
         super()._copy_into(new)
         assert isinstance(new, FastGame)
-        new.logging, new._builtin = self.logging, self._builtin
+        new._builtin = self._builtin  # (and logging, copied by the log's part)
 
     def _fast_setup(self, log: bool | None) -> None:
         agents = [seat.agent for seat in self.seats]
@@ -49,15 +49,17 @@ class FastGame(Game):
             Game._emit(self, *args, **kwargs)
 
     def _common_view(self) -> tuple:
-        if all(self._builtin):  # lazy views work out only the parts their bot reads
-            return None, None
+        if all(self._builtin):  # lazy views work out only the parts their bot reads, once
+            return _Shared(), None  # (for all of this selection's views: nothing moves)
         return super()._common_view()
 
     def _ask_agent(self, seat, public, legal, table, playable) -> Play:
         if not self._builtin[seat]:
             return super()._ask_agent(seat, public, legal, table, playable)
         agent = self.seats[seat].agent
-        view = LazyView(self, seat, legal, playable)
+        view = LazyView(
+            self, seat, legal, playable, public if public.__class__ is _Shared else None
+        )
         if getattr(agent, "searches", False):
             view.search = self._search_window(seat)
         self._decided_at = DECIDING  # (see Selecting._ask_agent)
@@ -88,6 +90,17 @@ _LATER = (
 )
 
 
+class _Shared:
+    """The public parts of the views of one selection in a fast game, worked out when the
+    first view needs them (every seat selects before anything moves)."""
+
+    __slots__ = ("players", "table")
+
+    def __init__(self) -> None:
+        self.players: tuple | None = None
+        self.table: tuple = ((), ())
+
+
 class LazyView:
     """A ``PlayerView`` for the built-in bots of a fast game: what a bot reads every decision
     (its seat, playable cards, legal targets, card names) is at hand; the rest is filled in
@@ -96,6 +109,7 @@ class LazyView:
     __slots__ = (
         "_game",
         "_legal",
+        "_shared",
         "card_names",
         "error",
         "playable",
@@ -105,7 +119,15 @@ class LazyView:
         *_LATER,
     )
 
-    def __init__(self, game: Game, seat: int, legal: Mapping | None, playable: tuple | None):
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        legal: Mapping | None,
+        playable: tuple | None,
+        shared: _Shared | None = None,
+    ):
+        self._shared = shared
         self.seat = seat
         self.round = game.state.round
         self._legal = game.legal_targets(seat) if legal is None else legal
@@ -118,12 +140,29 @@ class LazyView:
         self._game = game
 
     def __getattr__(self, name: str):
-        """Called only for a part not filled in yet: fill them all, from the whole view."""
+        """Called only for a part not filled in yet: fill them all, as ``Game.view`` makes
+        them (one by one here: making the whole view to copy its parts cost twice as much)."""
         if name not in _LATER:
             raise AttributeError(name)
-        whole = Game.view(self._game, self.seat, None, None, self._legal, None, self.playable)
-        for part in _LATER:
-            setattr(self, part, getattr(whole, part))
+        game, seat = self._game, self.seat
+        st = game.state
+        player = st.players[seat]
+        self.hand = tuple(player.hand)
+        shared = self._shared
+        if shared is None:
+            self.players = game._public_players()
+            self.discard, self.ongoing = game._table()
+        else:  # this selection's views share the public parts (as a normal game's do)
+            if shared.players is None:
+                shared.players = game._public_players()
+                shared.table = game._table()
+            self.players = shared.players
+            self.discard, self.ongoing = shared.table
+        self.deck_size = len(st.deck)
+        self.known = dict(player.known)
+        self._public_log = game._public_log
+        self._secrets = game._secrets[seat]
+        self._upto = len(game._public_log)
         return getattr(self, name)
 
     def legal_targets(self, card) -> tuple[tuple[int, ...], ...]:

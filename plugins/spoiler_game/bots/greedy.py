@@ -58,8 +58,10 @@ KEEP_VALUE = {
 }
 
 
+@functools.cache
 def _copies() -> dict[str, int]:
-    """Copies of each base card: printed on the cards, so public knowledge."""
+    """Copies of each base card: printed on the cards, so public knowledge. (Worked out
+    once: the expert's rollouts make many greedy players; nobody changes the dict.)"""
     try:
         from spoiler_game.base.cards import base
     except ImportError:  # the base set is not installed: every name counts alike
@@ -77,7 +79,7 @@ class GreedyAgent:
     # -- selecting ---------------------------------------------------------------------------
     def select(self, view: PlayerView) -> Selection:
         reading = _Reading(view, self.copies)
-        best, best_score = None, None
+        best, best_score = None, None  # (best: card, targets, info; one Selection at the end)
         for card in view.playable:
             slots = view.legal_targets(card)
             if len(slots) == 1:
@@ -95,9 +97,9 @@ class GreedyAgent:
                     info = options[self.rng.randrange(len(options))]
                 score += self.rng.random() * 0.5  # break ties, differently each game
                 if best_score is None or score > best_score:
-                    best, best_score = Selection(card, targets, info), score
+                    best, best_score = (card, targets, info), score
         assert best is not None  # an agent is asked to select only when it has a playable card
-        return best
+        return Selection(*best)
 
     def _distinct(self, slots) -> tuple[int, ...]:
         for _ in range(20):
@@ -122,7 +124,7 @@ class _Reading:
         self.view = view
         me = view.me
         self.me = me
-        self.names = Counter(_known(card) for card in view.hand)
+        self.names = Counter(map(_known, view.hand))
         self.tokens = me.counters.get(TREASURE, 0)
         self.rivals = [p for p in view.players if p.seat != me.seat and p.status is not Status.LOST]
         events = view.events
@@ -162,9 +164,11 @@ class _Reading:
         tokens = p.counters.get(TREASURE, 0)
         threat = 3.0 * tokens + (10 if p.status is Status.WON else 0)
         threat += max(0, p.hand_size - self.me.hand_size)  # a Crown needs the biggest hand
-        known = Counter(self.known_hand(p.seat))
-        if known["Jewel"] >= 2 or (known["Treasure"] and tokens == TREASURE_TO_WIN - 1):
-            threat += 6
+        seen = self.known_hand(p.seat)
+        if seen:  # (usually nothing: no Counter to make)
+            known = Counter(seen)
+            if known["Jewel"] >= 2 or (known["Treasure"] and tokens == TREASURE_TO_WIN - 1):
+                threat += 6
         return threat
 
     def aim(self, seat: int) -> float:
@@ -201,7 +205,6 @@ class _Reading:
         target: Any = targets[0] if targets else None  # only read by cards that target
         aim = self.aim(target) if target is not None else 0.0
         can_win = me.seat not in self.hexed
-        # Remaining hand after this card leaves it.
         names = self.names
 
         def rest(other: str) -> int:  # that many left in hand once this card leaves it
@@ -269,4 +272,12 @@ class _Reading:
 
 def _known(card) -> str:
     """The name the bot knows a card by ("" for a card of a set it does not know)."""
-    return card.name if card.id.partition(":")[0] in KNOWN_SETS else ""
+    name = _KNOWN.get(card)
+    if name is None:
+        name = _KNOWN[card] = card.name if card.id.partition(":")[0] in KNOWN_SETS else ""
+    return name
+
+
+#: Card -> the name the bot knows it by (read for every card of every hand it weighs;
+#: cards compare by identity and never change).
+_KNOWN: dict = {}
