@@ -130,7 +130,8 @@ def test_every_decision_shows_the_table_the_hand_and_the_whole_last_round(tmp_pa
         for name in ("You", "Ada", "Bix", "Cog"):
             assert any(f" {name} " in row for row in shown), name
         assert any(row.startswith("Your hand") for row in shown)
-        assert any(row.startswith("1 ") for row in shown), "the first card of the hand"
+        # (rich before 14 pads the number column by a space)
+        assert any(row.lstrip().startswith("1 ") for row in shown), "the first card of the hand"
     # Round N is told between the card prompt of round N and that of round N+1 (the last
     # round, before the game's end).
     ends = [*card_frames[1:], len(drawn) - 1]
