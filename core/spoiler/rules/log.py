@@ -7,12 +7,10 @@ the log as that seat saw it, so that a view needs neither the whole log nor the 
 
 from __future__ import annotations
 
-from spoiler.model.events import Event, _Draft, make_event
+from spoiler.model.events import Event, make_event
 from spoiler.model.verbs import Ongoing, Play
 from spoiler.model.views import EventLog, Secrets, seen_events
 from spoiler.rules.guard import Guard
-
-_new = object.__new__
 
 
 class Log(Guard):
@@ -57,16 +55,7 @@ class Log(Guard):
             cause = cause_id(cause)
         st = self.state
         log = st.log
-        # make_event, inlined: this runs for every event.
-        event = _new(_Draft)
-        event.round = st.round
-        event.kind = kind
-        event.seat = seat
-        event.cause = cause
-        event._data = data
-        event._secret = secret
-        event.secret_to = secret_to
-        event.__class__ = Event  # type: ignore[assignment]
+        event = make_event(st.round, kind, seat, cause, data, secret, secret_to)
         if secret is None:
             self._public_log.add(event)
         else:
@@ -74,7 +63,7 @@ class Log(Guard):
             for s in secret_to:
                 self._secrets[s].put(len(log), event)
         log.append(event)
-        return event  # type: ignore[return-value]  # (an Event now: see make_event)
+        return event
 
     def every_event(self) -> tuple[Event, ...]:
         """The whole log, every secret in it: for a game that no player watches (bots only)."""
