@@ -161,13 +161,30 @@ class _Reading:
         self._scored: dict = {}
 
     @functools.cached_property
-    def unseen(self) -> Counter:
+    def unseen(self) -> dict[str, int]:
         """Cards not in my hand nor face up in the discard pile: what others may hold (only
         guesses need it: worked out when first asked, as the expert's rollouts ask often)."""
-        unseen = Counter(self.copies)
-        unseen.subtract(self.names)
-        unseen.subtract(card.name for card in self.view.discard)
-        return +unseen
+        unseen = dict(self.copies)
+        for name, count in self.names.items():
+            unseen[name] = unseen.get(name, 0) - count
+        for card in self.view.discard:
+            name = card.name
+            unseen[name] = unseen.get(name, 0) - 1
+        return {name: count for name, count in unseen.items() if count > 0}
+
+    @functools.cached_property
+    def likeliest(self) -> tuple[str | None, int, int]:
+        """The unseen name there are most of (the last in alphabetical order among equals),
+        how many of it and how many unseen cards in all."""
+        unseen = self.unseen
+        if not unseen:
+            return None, 0, 0
+        most = max(unseen.values())
+        return (
+            max(name for name, count in unseen.items() if count == most),
+            most,
+            sum(unseen.values()),
+        )
 
     # -- reading the table --------------------------------------------------------------------
     def known_hand(self, seat: int) -> list[str]:
@@ -211,14 +228,12 @@ class _Reading:
         """The card most likely in that player's hand, and how sure I am (0 to 1)."""
         known = [n for n in self.known_hand(seat) if n not in ("Accuse",)]
         if known:
-            name = Counter(known).most_common(1)[0][0]
-            return name, 0.8
-        if not self.unseen:
+            return Counter(known).most_common(1)[0][0], 0.8
+        guess, count, total = self.likeliest
+        if guess is None:
             return None, 0.0
-        name, count = max(self.unseen.items(), key=lambda kv: (kv[1], kv[0]))
-        total = sum(self.unseen.values())
         hand = max(1, self.view.players[seat].hand_size - 1)
-        return name, min(1.0, hand * count / total)
+        return guess, min(1.0, hand * count / total)
 
     # -- scoring a selection ------------------------------------------------------------------
     def score(self, card, targets) -> tuple[float, object]:
