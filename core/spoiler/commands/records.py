@@ -329,6 +329,11 @@ def _resume_held(file: Path, record, registry, held) -> None:
         except records.RecordError as exc:
             fail(f"{file}: {exc}")
 
+    from spoiler.agents.options import within_cores
+
+    _, fewer_cores = within_cores(record.bot_options)
+    if fewer_cores is not None:
+        out.print(fewer_cores, markup=False, soft_wrap=True)
     recorded = len(record.rounds)
     if record.over:  # a match between two games: the next one starts
         record.next_game(game_seed(record.match.seed, len(record.match.games) + 2))
@@ -392,13 +397,13 @@ def _resume_held(file: Path, record, registry, held) -> None:
 def _live_agents(file: Path, record, registry, screen) -> list:
     """The agents who go on playing: a human at this keyboard for each human, the recorded
     bot kinds (seeded from the game's seed and the record's bot key, with the bot options the
-    record keeps) for the others."""
-    from spoiler.agents.options import OptionError
+    record keeps, ``jobs`` at most this machine's cores) for the others."""
+    from spoiler.agents.options import OptionError, within_cores
     from spoiler.console.human import HumanAgent
     from spoiler.plugins import UnknownName
 
     hot_seat = [p.kind for p in record.players].count("human") > 1
-    options = record.bot_options or None
+    options, _ = within_cores(record.bot_options)
     live = []
     for seat, player in enumerate(record.players):
         if player.kind == "human":
@@ -409,7 +414,7 @@ def _live_agents(file: Path, record, registry, screen) -> list:
                 player.kind,
                 seat,
                 record.seed,
-                options,
+                options or None,
                 time_limit=record.bot_time_limit,
                 key=record.bot_key,
             )
