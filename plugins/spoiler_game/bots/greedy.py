@@ -152,18 +152,18 @@ class _Reading:
         else:  # (a rollout keeps no events)
             self.hexed, self.watched = set(), False
         self.copies = copies
+        #: How close each rival looks to winning, and how much hitting it matters (0.5 to
+        #: ~1.5: the leader matters most).
         self.threat = threat = {p.seat: self._threat(p) for p in self.rivals}
         self.leader = leader = max(threat.values(), default=0)
-        #: How much hitting each rival matters, 0.5 to ~1.5: the leader matters most.
         self.aims = {seat: 0.5 + t / (1 + leader) for seat, t in threat.items()}
         self._threatened: bool | None = None
+        self._likeliest: tuple[str | None, int, int] | None = None
         #: (name, targets) -> (score, information): a second copy of a card scores the same.
         self._scored: dict = {}
 
-    @functools.cached_property
     def unseen(self) -> dict[str, int]:
-        """Cards not in my hand nor face up in the discard pile: what others may hold (only
-        guesses need it: worked out when first asked, as the expert's rollouts ask often)."""
+        """Cards not in my hand nor face up in the discard pile: what others may hold."""
         unseen = dict(self.copies)
         for name, count in self.names.items():
             unseen[name] = unseen.get(name, 0) - count
@@ -172,19 +172,19 @@ class _Reading:
             unseen[name] = unseen.get(name, 0) - 1
         return {name: count for name, count in unseen.items() if count > 0}
 
-    @functools.cached_property
     def likeliest(self) -> tuple[str | None, int, int]:
         """The unseen name there are most of (the last in alphabetical order among equals),
-        how many of it and how many unseen cards in all."""
-        unseen = self.unseen
-        if not unseen:
-            return None, 0, 0
-        most = max(unseen.values())
-        return (
-            max(name for name, count in unseen.items() if count == most),
-            most,
-            sum(unseen.values()),
-        )
+        how many of it and how many unseen cards in all (only guesses need it: worked out
+        when first asked, once a decision)."""
+        if self._likeliest is None:
+            unseen = self.unseen()
+            if not unseen:
+                self._likeliest = None, 0, 0
+            else:
+                most = max(unseen.values())
+                name = max(name for name, count in unseen.items() if count == most)
+                self._likeliest = name, most, sum(unseen.values())
+        return self._likeliest
 
     # -- reading the table --------------------------------------------------------------------
     def known_hand(self, seat: int) -> list[str]:
@@ -229,7 +229,7 @@ class _Reading:
         known = [n for n in self.known_hand(seat) if n not in ("Accuse",)]
         if known:
             return Counter(known).most_common(1)[0][0], 0.8
-        guess, count, total = self.likeliest
+        guess, count, total = self.likeliest()
         if guess is None:
             return None, 0.0
         hand = max(1, self.view.players[seat].hand_size - 1)
@@ -344,7 +344,10 @@ def _purge(r: _Reading, name: str, targets) -> tuple[float, object]:
 
 
 def _swap(r: _Reading, name: str, targets) -> tuple[float, object]:
-    mine = sum(KEEP_VALUE.get(n, 3) * r.rest(n, name) for n in r.names)
+    # What the rest of my hand is worth once this card leaves it.
+    mine = sum(KEEP_VALUE.get(n, 3) * count for n, count in r.names.items()) - KEEP_VALUE.get(
+        name, 3
+    )
     return 8.0 + (10 if mine < 6 else 0), None
 
 
