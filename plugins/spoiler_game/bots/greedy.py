@@ -23,7 +23,7 @@ from collections import Counter
 
 from spoiler.agents import bot_rng
 from spoiler.model.state import Status
-from spoiler.model.views import PlayerView, Question, Selection
+from spoiler.model.views import PlayerInfo, PlayerView, Question, Selection
 
 #: The sets whose cards the bot knows by name. A card of another set named like one of
 #: them (a plugin's own "Accuse") is another card: it scores as a card the bot does not know.
@@ -135,7 +135,6 @@ class _Reading:
             names[name] = names.get(name, 0) + 1
         self.names = names
         self.tokens = me.counters.get(TREASURE, 0)
-        self.rivals = [p for p in view.players if p.seat != me.seat and p.status is not Status.LOST]
         events = view.events
         if events:
             recent = [e for e in events if e.round >= view.round - 2]
@@ -152,10 +151,24 @@ class _Reading:
         else:  # (a rollout keeps no events)
             self.hexed, self.watched = set(), False
         self.copies = copies
-        #: How close each rival looks to winning, and how much hitting it matters (0.5 to
-        #: ~1.5: the leader matters most).
-        self.threat = threat = {p.seat: self._threat(p) for p in self.rivals}
-        self.leader = leader = max(threat.values(), default=0)
+        #: The players still in the game but me, how close each looks to winning, and how
+        #: much hitting it matters (0.5 to ~1.5: the leader matters most).
+        rivals: list[PlayerInfo] = []
+        threat: dict[int, float] = {}
+        self.rivals, self.threat = rivals, threat
+        mine, known = me.hand_size, view.known
+        for p in view.players:
+            if p.seat == me.seat or p.status is Status.LOST:
+                continue
+            rivals.append(p)
+            tokens = p.counters.get(TREASURE, 0)
+            value = 3.0 * tokens + (10 if p.status is Status.WON else 0)
+            if p.hand_size > mine:  # a Crown needs the biggest hand
+                value += p.hand_size - mine
+            if known:  # (usually nothing: no hand to look at)
+                value += self._seen_threat(p.seat, tokens)
+            threat[p.seat] = value
+        leader = max(threat.values(), default=0)
         self.aims = {seat: 0.5 + t / (1 + leader) for seat, t in threat.items()}
         self._threatened: bool | None = None
         self._likeliest: tuple[str | None, int, int] | None = None
@@ -194,18 +207,14 @@ class _Reading:
             return []
         return [card.name for card in seen[1]]
 
-    def _threat(self, p) -> float:
-        """How close a rival looks to winning."""
-        tokens = p.counters.get(TREASURE, 0)
-        threat = 3.0 * tokens + (10 if p.status is Status.WON else 0)
-        threat += max(0, p.hand_size - self.me.hand_size)  # a Crown needs the biggest hand
-        if self.view.known:  # (usually nothing: no hand to look at)
-            seen = self.known_hand(p.seat)
-            if seen:
-                known = Counter(seen)
-                if known["Jewel"] >= 2 or (known["Treasure"] and tokens == TREASURE_TO_WIN - 1):
-                    threat += 6
-        return threat
+    def _seen_threat(self, seat: int, tokens: int) -> int:
+        """What a rival's hand, if I saw it, adds to how close it looks to winning."""
+        seen = self.known_hand(seat)
+        if seen:
+            known = Counter(seen)
+            if known["Jewel"] >= 2 or (known["Treasure"] and tokens == TREASURE_TO_WIN - 1):
+                return 6
+        return 0
 
     def aim(self, seat: int) -> float:
         """How much hitting this seat matters, 0 to ~1.5: the leader matters most."""
