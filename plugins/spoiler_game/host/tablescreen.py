@@ -41,9 +41,9 @@ class HostedTableScreen(TableScreen, HostedScreen):
         return self.terminal.width, self.terminal.height
 
     def catch_up(self) -> None:
-        told = len(self._told)
+        told = len(self.outcome)
         super().catch_up()
-        if self.active and self._view is None and len(self._told) != told:
+        if self.active and self._view is None and len(self.outcome) != told:
             self.draw()  # the round, while the player waits for the next decision
 
     def _can_ask(self) -> bool:
