@@ -13,7 +13,8 @@ per-plugin call only when two plugins' implementations of one hook both take it.
   with ``pm.subset_hook_caller``), in pluggy's order, with its own rule; a ``firstresult``
   hook stops at the first answer that is not None, as pluggy would.
 
-When no implementation is a wrapper, the caller calls the implementations itself, in
+When no implementation is a wrapper (and nothing monitors pluggy's hook calls, as
+``SPOILER_TRACE_HOOKS`` does), the caller calls the implementations itself, in
 pluggy's order and with pluggy's results (a list of the answers that are not None, or the
 first of them for a ``firstresult`` hook), without going through pluggy's machinery: a
 card's hooks are called many times a round, in every rollout of the expert. The cost is
@@ -41,7 +42,7 @@ class RuleCaller:
 
     __slots__ = ("name", "_caller", "_rule", "_each", "_firstresult", "_direct")
 
-    def __init__(self, pm: pluggy.PluginManager, caller: Any):
+    def __init__(self, pm: pluggy.PluginManager, caller: Any, direct: bool = True):
         self.name: str = caller.name
         self._caller = caller
         impls = caller.get_hookimpls()
@@ -64,8 +65,10 @@ class RuleCaller:
         #: (function, its argument names, its rule id or None) in pluggy's calling order,
         #: when no implementation wraps the others: called here, as pluggy would.
         self._direct: list[tuple[Callable[..., Any], tuple[str, ...], str | None]] | None = None
-        if not any(impl.hookwrapper or impl.wrapper for impl in impls) and not any(
-            getattr(impl, "kwargnames", ()) for impl in impls
+        if (
+            direct
+            and not any(impl.hookwrapper or impl.wrapper for impl in impls)
+            and not any(getattr(impl, "kwargnames", ()) for impl in impls)
         ):
             self._direct = [
                 (
@@ -114,6 +117,9 @@ class RuleCaller:
         return self._caller.get_hookimpls()
 
 
-def with_rules(pm: pluggy.PluginManager, callers: dict[str, Any]) -> dict[str, RuleCaller]:
-    """The game's hook callers, each giving ``rule`` to the implementations that take it."""
-    return {name: RuleCaller(pm, caller) for name, caller in callers.items()}
+def with_rules(
+    pm: pluggy.PluginManager, callers: dict[str, Any], direct: bool = True
+) -> dict[str, RuleCaller]:
+    """The game's hook callers, each giving ``rule`` to the implementations that take it;
+    ``direct=False``: always through pluggy (whose hook-call monitoring then sees them)."""
+    return {name: RuleCaller(pm, caller, direct) for name, caller in callers.items()}
