@@ -415,6 +415,51 @@ def test_a_seat_a_bot_took_over_is_named_as_a_bot_to_the_end_and_the_end_screen_
         assert not re.search(r"\bann (played|selected|drew|lost|won)", line), line
 
 
+def test_the_record_keeps_the_chat_and_the_seat_a_bot_took_over_and_replay_shows_both(
+    host, tmp_path
+):
+    """ben says "/say well played" at his first prompt; ann drops and does not come back.
+    The record (format 2) keeps ben's line with its round and marks ann's seat as a bot's
+    from round 1; ``spoiler replay`` shows the chat line and names the seat "ann (bot)", and
+    the record still replays exactly."""
+    from typer.testing import CliRunner
+
+    from spoiler import records
+    from spoiler.cli import app
+
+    hosted = host(
+        "--seats", "2", "--seed", "8", "--max-rounds", "6", "--wait", "0.2",
+        "--record", "game.toml",
+    )  # fmt: skip
+
+    async def after_the_bot(player, prompt):
+        if prompt == 2:
+            while "ann did not come back" not in hosted.output:
+                await asyncio.sleep(0.02)
+
+    ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+    said = {1: "/say well played\n"}
+    play_in_order(
+        hosted,
+        (ann, ann.play(leave_after=1)),
+        (ben, ben.play(send=said, before=after_the_bot)),
+    )
+    assert hosted.finish() == 0
+    path = tmp_path / "game.toml"
+    assert "format = 2" in path.read_text()
+    record = records.load(path)
+    assert record.players[0].replaced_in == 1 and record.players[0].replaced_by == "greedy"
+    assert record.players[1].replaced_in is None
+    assert [c for r in record.rounds for c in r.chat] == [{"by": "ben", "text": "well played"}]
+    replayed = CliRunner().invoke(app, ["replay", str(path)], env=BASE_ONLY)
+    assert replayed.exit_code == 0, replayed.output
+    assert "ben: well played" in replayed.output
+    assert re.search(r"ann \(bot\) (played|selected|drew|lost|won)", replayed.output)
+    assert "Replaced by a bot: ann, from round 1 on." in replayed.output
+    verified = CliRunner().invoke(app, ["replay", "--verify", str(path)], env=BASE_ONLY)
+    assert verified.exit_code == 0, verified.output
+
+
 # ==============================================================================================
 # The rules and the cards, at every prompt
 # ==============================================================================================
