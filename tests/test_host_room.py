@@ -415,6 +415,34 @@ def test_a_seat_a_bot_took_over_is_named_as_a_bot_to_the_end_and_the_end_screen_
         assert not re.search(r"\bann (played|selected|drew|lost|won)", line), line
 
 
+def test_while_a_dropped_seat_waits_the_others_are_told_how_long_it_still_waits(host):
+    """ann drops at her first prompt with --wait 5: ben, whose prompt stays open meanwhile,
+    is told she dropped out, then (every quarter of the wait, at least 2 s) how long her seat
+    still waits, then that a bot took it; never silence for the whole wait."""
+    hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "3", "--wait", "5")
+
+    async def after_the_bot(player, prompt):
+        if prompt == 1:
+            while "ann did not come back" not in hosted.output:
+                await asyncio.sleep(0.05)
+
+    ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+    play_in_order(hosted, (ann, ann.play(leave_after=1)), (ben, ben.play(before=after_the_bot)))
+    assert hosted.finish() == 0
+    told = flat(ben.transcript)
+    dropped = told.index("ann dropped out. Their seat waits 5 s for them to join again.")
+    waiting = [
+        int(left)
+        for left in re.findall(
+            r"Waiting for ann to come back: (\d+) s left, then a greedy bot plays for them\.",
+            told,
+        )
+    ]
+    assert waiting and all(0 < left < 5 for left in waiting)
+    assert waiting == sorted(waiting, reverse=True)
+    assert dropped < told.index("Waiting for ann") < told.index("ann did not come back")
+
+
 def test_the_record_keeps_the_chat_and_the_seat_a_bot_took_over_and_replay_shows_both(
     host, tmp_path
 ):

@@ -14,6 +14,7 @@ asked again on their new screen. After that a bot takes the seat for the rest of
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
@@ -33,6 +34,9 @@ from spoiler_game.host.terminal import (
     TurnOver,
 )
 
+#: While a dropped seat waits for its player: the most often (in seconds) the others are told
+#: how long it still waits, and the fewest times (a quarter of ``--wait``, at least this).
+WAITING_EVERY = 2.0
 #: Failed prompts in a row after which a bot takes the seat (a prompt that fails is that
 #: seat's problem: it is asked again, and the rest of the table never notices).
 MAX_FAILURES = 3
@@ -213,6 +217,24 @@ class Table:
             f"{seat.name} dropped out. Their seat waits {self.wait:g} s for them to join again.",
             style="yellow",
         )
+        every, dropped = max(WAITING_EVERY, self.wait / 4), time.monotonic()
+        self.call_later(every, lambda: self._still_waiting(seat, drop, dropped, every))
+
+    def _still_waiting(self, seat: HostedSeat, drop: int, since: float, every: float) -> None:
+        """The others are told how long the dropped seat still waits (every ``every`` s)."""
+        with self.lock:
+            if seat.drops != drop or seat.bot is not None or self.finished or self.stopping:
+                return  # they came back, a bot took the seat, or the game is over
+        left = self.wait - (time.monotonic() - since)
+        if left < 0.5:
+            return
+        self.tell(
+            f"Waiting for {seat.name} to come back: {left:.0f} s left, then a {self.bot_kind} "
+            f"bot plays for them.",
+            style="dim",
+        )
+        if left > every:
+            self.call_later(every, lambda: self._still_waiting(seat, drop, since, every))
 
     def _expire(self, seat: HostedSeat, drop: int) -> None:
         with self.lock:
