@@ -391,17 +391,24 @@ def test_an_answer_to_play_again_that_is_neither_yes_nor_no_is_asked_again(host)
 # ==============================================================================================
 # A seat a bot took over
 # ==============================================================================================
+def once_ann_is_a_bot(hosted, at_prompt: int):
+    """A player's ``before`` hook: at prompt ``at_prompt``, wait until a bot took ann's seat."""
+
+    async def before(player, prompt):
+        if prompt == at_prompt:
+            while "ann did not come back" not in hosted.output:
+                await asyncio.sleep(0.02)
+
+    return before
+
+
 def test_a_seat_a_bot_took_over_is_named_as_a_bot_to_the_end_and_the_end_screen_says_so(host):
     """ann drops at her first prompt and does not come back: from then on ben's screen names
     her seat "ann (bot)", in the table, the round's events and the result, and the end
     screen says she was replaced."""
     hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "6", "--wait", "0.2")
 
-    async def after_the_bot(player, prompt):
-        if prompt == 1:
-            while "ann did not come back" not in hosted.output:
-                await asyncio.sleep(0.02)
-
+    after_the_bot = once_ann_is_a_bot(hosted, at_prompt=1)
     ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
     play_in_order(hosted, (ann, ann.play(leave_after=1)), (ben, ben.play(before=after_the_bot)))
     assert hosted.finish() == 0
@@ -421,11 +428,7 @@ def test_while_a_dropped_seat_waits_the_others_are_told_how_long_it_still_waits(
     still waits, then that a bot took it; never silence for the whole wait."""
     hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "3", "--wait", "5")
 
-    async def after_the_bot(player, prompt):
-        if prompt == 1:
-            while "ann did not come back" not in hosted.output:
-                await asyncio.sleep(0.05)
-
+    after_the_bot = once_ann_is_a_bot(hosted, at_prompt=1)
     ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
     play_in_order(hosted, (ann, ann.play(leave_after=1)), (ben, ben.play(before=after_the_bot)))
     assert hosted.finish() == 0
@@ -460,11 +463,7 @@ def test_the_record_keeps_the_chat_and_the_seat_a_bot_took_over_and_replay_shows
         "--record", "game.toml",
     )  # fmt: skip
 
-    async def after_the_bot(player, prompt):
-        if prompt == 2:
-            while "ann did not come back" not in hosted.output:
-                await asyncio.sleep(0.02)
-
+    after_the_bot = once_ann_is_a_bot(hosted, at_prompt=2)
     ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
     said = {1: "/say well played\n"}
     play_in_order(

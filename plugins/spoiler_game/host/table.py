@@ -320,17 +320,12 @@ class Table:
         waits for, and for how long."""
         waited = round(clock.clock() - clock.started)
         left = max(1, round(clock.deadline - clock.clock()))
-        terminal = seat.terminal
-        if terminal is not None and not terminal.closed:
-            terminal.notice(
-                f"{left} s left to decide; then a {self.bot_kind} bot decides for you.",
-                "bold yellow",
-            )
-        self.tell(
+        self._tell_seat_and_table(
+            seat,
+            f"{left} s left to decide; then a {self.bot_kind} bot decides for you.",
             f"Waiting for {seat.name} ({waited} s so far): a {self.bot_kind} bot decides for "
             f"them in {left} s.",
             style="dim",
-            but=seat,
         )
 
     def _stand_in(self, seat: HostedSeat, bot: Callable, clock):
@@ -341,19 +336,22 @@ class Table:
                 seat.stand_in = self.make_bot(seat.index)
             stand_in = seat.stand_in
         seconds = f"{clock.seconds:g} s" if clock is not None else "their time"
-        terminal = seat.terminal
-        if terminal is not None and not terminal.closed:
-            terminal.notice(
-                f"Your {seconds} ran out: a {self.bot_kind} bot decided for you this time.",
-                "bold yellow",
-            )
-        self.tell(
+        self._tell_seat_and_table(
+            seat,
+            f"Your {seconds} ran out: a {self.bot_kind} bot decided for you this time.",
             f"{seat.name} took longer than {seconds}: a {self.bot_kind} bot decided for them "
             f"this time.",
             style="yellow",
-            but=seat,
         )
         return bot(stand_in)
+
+    def _tell_seat_and_table(self, seat: HostedSeat, yours: str, theirs: str, style: str) -> None:
+        """The seat's turn clock: ``yours`` on the seat's own terminal (when connected, in
+        bold yellow), ``theirs`` for everyone else and the host (in ``style``)."""
+        terminal = seat.terminal
+        if terminal is not None and not terminal.closed:
+            terminal.notice(yours, "bold yellow")
+        self.tell(theirs, style=style, but=seat)
 
     def _failed(self, seat: HostedSeat, exc: Exception) -> None:
         """A prompt failed: the seat is asked again, or after ``MAX_FAILURES`` in a row a bot
