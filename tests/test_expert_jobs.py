@@ -197,7 +197,7 @@ def test_an_expert_resumed_from_a_record_ends_its_workers_with_the_game(registry
 
 
 def test_a_record_made_with_more_jobs_than_this_machine_has_cores_resumes_the_same(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, experts_cut_after_round_2
 ):
     """jobs changes only how soon the expert decides: a record made on a bigger machine
     resumes here with as many processes as there are cores, says so, and ends as the game
@@ -206,18 +206,8 @@ def test_a_record_made_with_more_jobs_than_this_machine_has_cores_resumes_the_sa
     from spoiler.agents import options
 
     runner = CliRunner()
-    straight, saved = tmp_path / "straight.toml", tmp_path / "saved.toml"
-    played = runner.invoke(
-        app,
-        [
-            *("play", "--bots", "4", "--bot", "expert", "--think", "3", "--seed", "4"),
-            *("--sets", "base", "--record", str(straight)),
-        ],
-    )
-    assert played.exit_code == 0, played.output
-    record = records.load(straight)
-    assert len(record.rounds) > 2
-    record.rounds, record.result = record.rounds[:2], None
+    straight, record = experts_cut_after_round_2
+    saved = tmp_path / "saved.toml"
     record.bot_options["jobs"] = "8"  # made on an 8-core machine
     record.save(saved)
 
