@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import time
+from functools import partial
 
 import numpy as np
 
@@ -46,25 +47,39 @@ def decisions(game) -> int:
     return sum(len(r["selections"]) + len(r["answers"]) for r in game.decisions)
 
 
+def env_game(env, rng: np.random.Generator, seed: int) -> int:
+    """One seeded game through the environment, random masked actions: its decisions."""
+    env.reset(seed=seed)
+    steps = 0
+    for _agent in env.agent_iter():
+        observation, _reward, termination, truncation, _info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        allowed = np.flatnonzero(observation["action_mask"])
+        env.step(allowed[rng.integers(len(allowed))])
+        steps += 1
+    # The same count as direct play's: each step was one of the game's decisions.
+    assert steps == decisions(env.game), "a step that was no decision"
+    return steps
+
+
+def direct_game(registry, players: int, sets: list[str] | None, seed: int) -> int:
+    """The game of that seed played directly, RandomAgent in every seat: its decisions."""
+    seats = [Seat(f"player_{i}", RandomAgent(seed, i), "random") for i in range(players)]
+    game = new_game(registry, seats, sets, seed, 100)
+    game.play()
+    return decisions(game)
+
+
 def run_env(seconds: float, players: int, sets: list[str] | None) -> dict:
     env = raw_env(players, sets)
     rng = np.random.default_rng(0)
     steps = games = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        env.reset(seed=games)
+        steps += env_game(env, rng, games)
         games += 1
-        before = steps
-        for _agent in env.agent_iter():
-            observation, _reward, termination, truncation, _info = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            allowed = np.flatnonzero(observation["action_mask"])
-            env.step(allowed[rng.integers(len(allowed))])
-            steps += 1
-        # The same count as direct play's: each step was one of the game's decisions.
-        assert steps - before == decisions(env.game), "a step that was no decision"
     elapsed = time.process_time() - start
     return {"decisions_per_second": round(steps / elapsed), "games": games}
 
@@ -74,46 +89,25 @@ def run_direct(seconds: float, players: int, sets: list[str] | None) -> dict:
     count = games = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        seats = [Seat(f"player_{i}", RandomAgent(games, i), "random") for i in range(players)]
-        game = new_game(registry, seats, sets, games, 100)
-        game.play()
-        count += decisions(game)
+        count += direct_game(registry, players, sets, games)
         games += 1
     elapsed = time.process_time() - start
     return {"decisions_per_second": round(count / elapsed), "games": games}
 
 
 def play_env(games: int, players: int, sets: list[str] | None) -> int:
-    """Seeded games through the environment, random masked actions: the decisions made."""
+    """Seeded games 0 .. games-1 through the environment: the decisions made."""
     env = raw_env(players, sets)
     rng = np.random.default_rng(0)
-
-    def game(steps: int, seed: int) -> int:
-        env.reset(seed=seed)
-        for _agent in env.agent_iter():
-            observation, _reward, termination, truncation, _info = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            allowed = np.flatnonzero(observation["action_mask"])
-            env.step(allowed[rng.integers(len(allowed))])
-            steps += 1
-        return steps
-
-    return functools.reduce(game, range(games), 0)  # what callgrind counts
+    # What callgrind counts (--instructions): what runs inside this reduce.
+    return functools.reduce(lambda n, seed: n + env_game(env, rng, seed), range(games), 0)
 
 
 def play_direct(games: int, players: int, sets: list[str] | None) -> int:
-    """The same seeded games played directly, RandomAgent in every seat: the decisions."""
+    """The same seeded games played directly: the decisions made."""
     registry = plugins.load()
-
-    def game(count: int, seed: int) -> int:
-        seats = [Seat(f"player_{i}", RandomAgent(seed, i), "random") for i in range(players)]
-        played = new_game(registry, seats, sets, seed, 100)
-        played.play()
-        return count + decisions(played)
-
-    return functools.reduce(game, range(games), 0)  # what callgrind counts
+    play = partial(direct_game, registry, players, sets)
+    return functools.reduce(lambda n, seed: n + play(seed), range(games), 0)
 
 
 def count_instructions(side: str, args: argparse.Namespace) -> dict:
@@ -150,17 +144,19 @@ def instructions(args: argparse.Namespace) -> int:
     env_run, direct_run = (count_instructions(side, args) for side in ("env", "direct"))
     # Decisions per second go as 1 / instructions per decision.
     ratio = round(direct_run["instructions_per_decision"] / env_run["instructions_per_decision"], 2)
-    figures = {"env": env_run, "direct": direct_run, "ratio": ratio}
+    games = f", {args.games} games"
+    return show(args, env_run, direct_run, ratio, "instructions_per_decision", games)
+
+
+def show(args, env_run: dict, direct_run: dict, ratio: float, key: str, more: str = "") -> int:
+    """The figures: one line of JSON (``--json``), or three lines of text."""
     if args.json:
-        print(json.dumps(figures))
+        print(json.dumps({"env": env_run, "direct": direct_run, "ratio": ratio}))
         return 0
-    table = f"{args.players} seats, sets: {args.sets or 'every installed set'}, {args.games} games"
-    print(
-        f"env (random masked actions): {env_run['instructions_per_decision']:,} instructions/decision"
-    )
-    print(
-        f"direct play (RandomAgent):   {direct_run['instructions_per_decision']:,} instructions/decision"
-    )
+    unit = key.replace("_per_", "/")
+    table = f"{args.players} seats, sets: {args.sets or 'every installed set'}{more}"
+    print(f"env (random masked actions): {env_run[key]:,} {unit}")
+    print(f"direct play (RandomAgent):   {direct_run[key]:,} {unit}")
     print(f"ratio: {ratio} (target: at least 0.5; {table})")
     return 0
 
@@ -196,15 +192,7 @@ def main(argv=None) -> int:
         if direct_run["decisions_per_second"] > direct_best["decisions_per_second"]:
             direct_best = direct_run
     ratio = round(env_best["decisions_per_second"] / direct_best["decisions_per_second"], 2)
-    figures = {"env": env_best, "direct": direct_best, "ratio": ratio}
-    if args.json:
-        print(json.dumps(figures))
-        return 0
-    table = f"{args.players} seats, sets: {args.sets or 'every installed set'}"
-    print(f"env (random masked actions): {env_best['decisions_per_second']:,} decisions/s")
-    print(f"direct play (RandomAgent):   {direct_best['decisions_per_second']:,} decisions/s")
-    print(f"ratio: {ratio} (target: at least 0.5; {table})")
-    return 0
+    return show(args, env_best, direct_best, ratio, "decisions_per_second")
 
 
 if __name__ == "__main__":
