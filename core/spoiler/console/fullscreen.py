@@ -40,13 +40,16 @@ from rich.text import Text
 
 from spoiler.console.regions import (
     ANSI,
+    Kept,
     Notices,
     Outcome,
     Renderer,
     hand_part,
     lay_out,
     log_pages,
-    table_part,
+    strip,
+    table_facts,
+    table_lines,
 )
 from spoiler.console.screen import EVERYTHING, Screen
 
@@ -176,6 +179,8 @@ class TableScreen(Screen):
         self._final = False
         self._changes = 0  # counts what changes a frame besides the events told
         self._laid_out: tuple | None = None
+        self._players = Kept()  # the players' lines, and the hand's at each level of shortness
+        self._hands = [Kept() for _ in range(3)]
 
     def follow(self, game) -> None:
         super().follow(game)
@@ -502,25 +507,37 @@ class TableScreen(Screen):
     def _layout(self, columns: int, rows: int) -> tuple[dict, int, int]:
         """The frame's parts as lines, the outcome's height and the prompt's row
         (``regions.lay_out``), kept while nothing they draw changed (paging asks for them,
-        then the frame it draws)."""
+        then the frame it draws). The table and the hand are drawn again only when what they
+        show changed, not for every line told."""
         key = (columns, rows, self._changes, self.told, len(self.outcome))
         if self._laid_out is None or self._laid_out[0] != key:
             view = self._seat_view()
-            table = table_part(self, view, final=self._final, deciding=self._view is not None)
+            facts = table_facts(self, view, final=self._final, deciding=self._view is not None)
+            table = table_lines(self, facts, self._players, columns)
             hand_view = None if self._final else view
+            prompt = strip(self.renderer.render_all(self._prompt_records, columns))
+            notices = self.notices.render(self.renderer, columns, rows)
             self._laid_out = (
                 key,
-                lay_out(
-                    self.renderer,
-                    table,
-                    lambda level: hand_part(hand_view, self._shared, level, columns),
-                    self.notices.render(self.renderer, columns, rows),
-                    self._prompt_records,
-                    columns,
-                    rows,
-                ),
+                lay_out(table, self._hand(hand_view, columns), notices, prompt, rows),
             )
         return self._laid_out[1]
+
+    def _hand(self, view, columns: int) -> Callable[[int], list[str]]:
+        """The hand's lines at each level of shortness, drawn again when the hand changed."""
+        if view is None:
+            return lambda level: []
+        key = (columns, view.hand, view.playable, view.me.status, self._shared)
+
+        def lines(level: int) -> list[str]:
+            return self._hands[level].lines(
+                key,
+                lambda: strip(
+                    self.renderer.render_all(hand_part(view, self._shared, level, columns), columns)
+                ),
+            )
+
+        return lines
 
     def _seat_view(self):
         """The view the frame is drawn from: the decision's, or (one player's screen) that
