@@ -268,16 +268,21 @@ class Screen:
 
     def show_log(self, view) -> None:
         """``log`` at a prompt: this game's events as the player saw them, paged."""
+        lines = self.log_lines(view.events, view.seat)
+        self.page(lines, f"The game so far, as {view.me.name} saw it")
+
+    def log_lines(self, events: Sequence, you: int | None) -> list[Text]:
+        """``events`` (as someone saw them: ``you``, or a spectator) told as the log tells
+        them, a round's heading before its events."""
         lines = []
-        names, you = self.names, view.seat
-        for i, event in enumerate(view.events):
-            if last_shift(view.events, i):
+        for i, event in enumerate(events):
+            if last_shift(events, i):
                 continue
             if event.kind == "round_started":
                 lines.append(Text(f"Round {event.round}", style="bold"))
-            sentence = narrate(event, names, self.game.cards_by_id, you)
+            sentence = narrate(event, self.names, self.game.cards_by_id, you)
             lines.append(Text("  " + sentence, style="dim" if event.kind in MINOR else ""))
-        self.page(lines, f"The game so far, as {view.me.name} saw it")
+        return lines
 
     def page(self, lines, title: str) -> None:
         """Lines through a pager on a terminal (``$PAGER``, else less), printed otherwise."""
