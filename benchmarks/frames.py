@@ -54,8 +54,7 @@ class Scripted(TableScreen):
             for _ in range(self.draws):
                 self._laid_out, self.outcome.rendered = None, {}  # drawn anew, nothing kept
                 self._players.forget()
-                for kept in self._hands:
-                    kept.forget()
+                self._hand.forget()
                 start = time.process_time()
                 self.redraw()
                 self.timed.append(time.process_time() - start)

@@ -40,11 +40,11 @@ from rich.text import Text
 
 from spoiler.console.regions import (
     ANSI,
+    HandLines,
     Kept,
     Notices,
     Outcome,
     Renderer,
-    hand_part,
     lay_out,
     log_pages,
     strip,
@@ -179,8 +179,8 @@ class TableScreen(Screen):
         self._final = False
         self._changes = 0  # counts what changes a frame besides the events told
         self._laid_out: tuple | None = None
-        self._players = Kept()  # the players' lines, and the hand's at each level of shortness
-        self._hands = [Kept() for _ in range(3)]
+        self._players = Kept()  # the players' lines, drawn again when they changed
+        self._hand = HandLines(self.renderer)
 
     def follow(self, game) -> None:
         super().follow(game)
@@ -519,25 +519,11 @@ class TableScreen(Screen):
             notices = self.notices.render(self.renderer, columns, rows)
             self._laid_out = (
                 key,
-                lay_out(table, self._hand(hand_view, columns), notices, prompt, rows),
-            )
-        return self._laid_out[1]
-
-    def _hand(self, view, columns: int) -> Callable[[int], list[str]]:
-        """The hand's lines at each level of shortness, drawn again when the hand changed."""
-        if view is None:
-            return lambda level: []
-        key = (columns, view.hand, view.playable, view.me.status, self._shared)
-
-        def lines(level: int) -> list[str]:
-            return self._hands[level].lines(
-                key,
-                lambda: strip(
-                    self.renderer.render_all(hand_part(view, self._shared, level, columns), columns)
+                lay_out(
+                    table, self._hand.at(hand_view, self._shared, columns), notices, prompt, rows
                 ),
             )
-
-        return lines
+        return self._laid_out[1]
 
     def _seat_view(self):
         """The view the frame is drawn from: the decision's, or (one player's screen) that

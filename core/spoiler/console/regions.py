@@ -5,7 +5,7 @@
   player was shown, as plain values and then as lines;
 * ``Kept``: a part's lines, drawn again only when what it shows changed;
 * ``Outcome``: the round told, its newest lines that fit, and the pages not read yet;
-* ``hand_part``: the player's hand, a card a line with its text;
+* ``hand_part``, ``HandLines``: the player's hand, a card a line with its text;
 * ``Notices``: the newest lines from outside the game;
 * ``lay_out``: the regions placed in a frame of so many rows;
 * ``log_pages``: ``log`` at a prompt, as frames of their own.
@@ -353,6 +353,34 @@ def hand_part(view, shared: frozenset[str], level: int = 0, columns: int = 80) -
             text.truncate(max(1, room), overflow="ellipsis")
         grid.add_row(str(number), labels[number - 1], text)
     return [((rule,), {}), ((grid,), {})]
+
+
+class HandLines:
+    """The hand's lines at each level of shortness (``hand_part``), drawn again only when the
+    hand changed."""
+
+    def __init__(self, renderer: Renderer):
+        self.renderer = renderer
+        self._kept = [Kept() for _ in range(3)]
+
+    def at(self, view, shared: frozenset[str], columns: int) -> Callable[[int], list[str]]:
+        """The lines of ``view``'s hand by level (none without a view)."""
+        if view is None:
+            return lambda level: []
+        key = (columns, view.hand, view.playable, view.me.status, shared)
+
+        def lines(level: int) -> list[str]:
+            def draw() -> list[str]:
+                parts = hand_part(view, shared, level, columns)
+                return strip(self.renderer.render_all(parts, columns))
+
+            return self._kept[level].lines(key, draw)
+
+        return lines
+
+    def forget(self) -> None:
+        for kept in self._kept:
+            kept.forget()
 
 
 # -- notices -------------------------------------------------------------------------------------
