@@ -20,12 +20,12 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from rich.console import Console
-from rich.padding import Padding
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
 from spoiler.console.human import in_effect
+from spoiler.console.rendered import shared
 from spoiler.model.state import Status
 from spoiler.narration.narrate import card_label
 
@@ -42,45 +42,6 @@ NOTICES = 3
 Record = tuple[tuple, dict]
 
 
-#: Lines rendered, shared by every screen of this process (a hosted table's seats are told
-#: mostly the same lines): by the print's signature, its width and the terminal's colours.
-_RENDERED: dict[tuple, list[str]] = {}
-#: Prints ``_RENDERED`` keeps at most (emptied when full: a game's lines, several times over).
-SHARED_LINES = 4096
-
-
-def signature(objects: tuple, kwargs: dict) -> tuple | None:
-    """A print as a key equal for equal prints: for text, strings and padded text (what the
-    outcome is told in); None for anything else (drawn each time)."""
-    parts = []
-    for obj in objects:
-        part = _signature_of(obj)
-        if part is None:
-            return None
-        parts.append(part)
-    try:
-        key = (tuple(parts), tuple(sorted(kwargs.items())))
-        hash(key)
-    except TypeError:  # a keyword's value that cannot be a key
-        return None
-    return key
-
-
-def _signature_of(obj: Any) -> tuple | None:
-    if isinstance(obj, str):
-        return ("str", obj)
-    if type(obj) is Text:
-        return ("text", obj.plain, tuple(obj.spans), str(obj.style), obj.justify, obj.overflow,
-                obj.no_wrap, obj.end)  # fmt: skip
-    if type(obj) is Padding:
-        inner = _signature_of(obj.renderable)
-        if inner is None:
-            return None
-        padding = (obj.top, obj.right, obj.bottom, obj.left)
-        return ("padding", inner, padding, str(obj.style), obj.expand)
-    return None
-
-
 class Renderer:
     """Prints as lines of a frame, in the colours of the terminal ``out``."""
 
@@ -91,20 +52,15 @@ class Renderer:
     def render(self, objects: tuple, kwargs: dict, columns: int) -> list[str]:
         """A print as lines of the frame: wrapped at its width, escape codes and all. A print
         of text that any screen of this process rendered at this width and in these colours
-        is not rendered again."""
-        key = signature(objects, kwargs)
-        if key is not None:
-            key = (key, columns, self.out.color_system, self.out.no_color)
-            lines = _RENDERED.get(key)
-            if lines is not None:
-                return list(lines)
-        lines = self._render(objects, kwargs, columns)
-        if key is not None:
-            if len(_RENDERED) >= SHARED_LINES:
-                _RENDERED.clear()
-            _RENDERED[key] = lines
-            return list(lines)
-        return lines
+        is not rendered again (``spoiler.console.rendered``)."""
+        out = self.out
+        rendered = shared(
+            objects,
+            kwargs,
+            ("frame", columns, out.color_system, out.no_color),
+            lambda: "\n".join(self._render(objects, kwargs, columns)),
+        )
+        return rendered.split("\n")
 
     def _render(self, objects: tuple, kwargs: dict, columns: int) -> list[str]:
         renderer = self._consoles.get(columns)
