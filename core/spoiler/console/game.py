@@ -54,6 +54,27 @@ def seat_players(
     )
 
 
+def table_or_transcript(console, reader, delay=None, card_text="first", plain=False):
+    """The full-screen table at a terminal (imported only then: it costs start-up), else
+    the transcript (pipes, ``TERM=dumb``, ``--plain``)."""
+    from spoiler.console.screen import Screen
+
+    if not plain and console.is_terminal:
+        from spoiler.console.fullscreen import TableScreen, wants_table
+
+        if wants_table(console):
+            return TableScreen(console, reader, delay=delay, card_text=card_text)
+    return Screen(console, reader, delay=delay, card_text=card_text)
+
+
+def shown(screen):
+    """While a game is played: the full-screen table on the terminal's alternate screen."""
+    from contextlib import nullcontext
+
+    shown = getattr(screen, "shown", None)
+    return shown() if shown is not None else nullcontext()
+
+
 def run_game(game, screen, after_round: Callable | None = None):
     """Play ``game`` to its end on ``screen``, narrating each round's events as the screen's
     reader sees them. ``after_round(game)`` is called after every whole round.
@@ -127,9 +148,14 @@ def replay_game(record, registry, screen, step: bool = False) -> Replayed:
                 answer = "q"
             if answer.lower() in ("q", "quit"):
                 return Replayed(game, first, stopped=True)
+        for seat, player in enumerate(record.players):  # a bot took the seat in this round
+            if player.replaced_in == entry.round:
+                screen.replace(seat, entry.round)
         game.play_round()
         first = first or recorder.round_played(game)
         screen.catch_up()
+        for line in entry.chat:  # what was said at the table while the round was played
+            screen.notice(f"{line['by']}: {line['text']}", "cyan")
         if screen.reader == EVERYTHING and not game.over:
             screen.standings(f"After round {game.round}")
         if game.over:

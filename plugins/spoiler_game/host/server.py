@@ -43,6 +43,7 @@ from spoiler_game.host.safety import (
     seat_key,
 )
 from spoiler_game.host.table import HostedSeat, Table
+from spoiler_game.host.tablescreen import WatchTableScreen, watch_screen
 from spoiler_game.host.terminal import Terminal
 
 #: Seconds a wrong code waits before it is refused (on the loop, so the game never waits).
@@ -225,7 +226,7 @@ class _Session(asyncssh.SSHServerSession):
         self.terminal: Terminal | None = None
         self.ready = False  # said ready in the lobby
         self.chat = Chat()
-        self.screen: WatchScreen | None = None  # a spectator's, once a game runs
+        self.screen: WatchScreen | WatchTableScreen | None = None  # a spectator's, in a game
 
     @property
     def watching(self) -> bool:
@@ -714,6 +715,10 @@ class Host:
         self.announce(
             chat_line(session.name, text, watching=session.watching), "cyan", own=session.term
         )
+        table, recorder = self.table, self.recorder
+        if table is not None and recorder is not None and not table.finished:
+            by = chat_line(session.name, "", watching=session.watching).removesuffix(": ")
+            recorder.chat(by, text)  # (kept with the round being played, shown by replay)
 
     def _taken_by_spectator(self, name: str) -> bool:
         return any(name_key(s.name) == name_key(name) for s in self.spectators)
@@ -745,7 +750,7 @@ class Host:
             )
         )
         if self.table is not None and self.game is not None and not self.table.finished:
-            session.screen = WatchScreen(term, self.game)
+            session.screen = watch_screen(term, self.game, self.options.plain)
             session.screen.joined_late()
         else:
             term.console.print(Text(self.lobby_line()))
@@ -755,7 +760,15 @@ class Host:
         term = session.term
         word = line.strip().lower()
         asks, card = help_word(line)
-        if asks and card:
+        screen = session.screen
+        if screen is not None and screen.typed(line):
+            return  # (it turned the page of the log)
+        if word == "log":
+            if screen is None:
+                term.notice("The game has not begun: there is no log yet.", "yellow", own=True)
+            else:
+                screen.show_public_log()
+        elif asks and card:
             show_card(term, self._cards(), card)
         elif asks:
             show_help(term, "Watching, you can type:", WATCH_HELP)
@@ -901,7 +914,7 @@ class Host:
             leaving_words=self.leaving_words,
             turn_time=opts.turn_time,
             watchers=lambda: [s.screen for s in self.spectators if s.screen is not None],
-            host_screen_replace=lambda seat: self.screen.replace(seat),
+            host_screen_replace=self._replaced,
             plain=opts.plain,
         )
         seats = [
@@ -928,7 +941,7 @@ class Host:
         # game never waits for the host (nor asks them to watch when every player is out).
         self.screen = Screen(self.console, None, io.StringIO())
         for session in self.spectators:
-            session.screen = WatchScreen(session.term, game)
+            session.screen = watch_screen(session.term, game, self.options.plain)
         kinds = "/".join(dict.fromkeys(opts.kind_of_bot(i) for i in range(n_bots)))
         bots = f" and {n_bots} {kinds} bot(s)" if n_bots else ""
         table.tell(
@@ -938,6 +951,12 @@ class Host:
         table.tell_rules()  # as a local game starts: the rules its sets add
         self._thread = threading.Thread(target=self._play, name="spoiler-game", daemon=True)
         self._thread.start()
+
+    def _replaced(self, seat: int) -> None:
+        """A bot plays ``seat`` from now on: the host's screen and the record say so."""
+        self.screen.replace(seat)
+        if self.recorder is not None:
+            self.recorder.replaced(seat, self.screen.replaced[seat], self.options.bot_kind)
 
     def drop_record(self) -> None:
         """No game was played: let go of the record file, and remove it if made for this."""
