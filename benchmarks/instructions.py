@@ -85,6 +85,7 @@ def count(games: int, seed: int, mode: str) -> tuple[int, int, str]:
                 f"--mode={mode}",
             ],
             capture_output=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"},  # (string hashes decide dict layouts)
             text=True,
             check=True,
         )
