@@ -2,7 +2,7 @@
 decision. Target: under 20 ms.
 
     python benchmarks/host.py [--runs 3] [--players 8] [--seed 7] [--max-rounds 30]
-                              [--bad-logins 50]
+                              [--bad-logins 50] [--table 80x24]
 
 A hosted game: ``spoiler host --seats N`` in a child process, and N scripted players on
 loopback (asyncssh clients in this process), each answering every prompt from what its screen
@@ -17,6 +17,11 @@ network between them. Medians of --runs; the machine's load shows in them.
 Then the hosted game again while ``--bad-logins`` wrong-code logins are kept going at once
 (each waits a second to be refused, on the server's loop, never in the game), and what that
 adds per decision.
+
+Then the hosted game for clients with a pseudo-terminal of ``--table`` size, each seat on the
+full-screen table (as an ssh player with a terminal gets it), and the host's CPU per decision
+for it (issue 24: halve the host's CPU per decision, the full-screen table included). "Play
+again?" at the end is answered but not counted as a decision, nor is Enter at a "more" page.
 """
 
 from __future__ import annotations
@@ -34,11 +39,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from scripted_player import answer_for
+from scripted_player import AGAIN, answer_for
 
 TARGET_MS = 20.0
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gil", "hal")
 END = re.compile(r"Seed: \d+")
+MORE = re.compile(r"press Enter\. ")  # a full-screen page that a round goes on past
 
 
 #: N guessers logging in with a wrong code, again and again, until their input ends; then
@@ -71,10 +77,18 @@ print(refused)
 
 # -- hosted ------------------------------------------------------------------------------------
 def hosted(
-    players: int, seed: int, max_rounds: int, key: Path, bad_logins: int = 0
+    players: int,
+    seed: int,
+    max_rounds: int,
+    key: Path,
+    bad_logins: int = 0,
+    table: tuple[int, int] | None = None,
 ) -> tuple[float, int, str, float]:
     """The hosted game's wall time, decisions, ending and the host process's CPU time; with
-    ``bad_logins``, that many wrong-code logins are kept going at once for the whole game."""
+    ``bad_logins``, that many wrong-code logins are kept going at once for the whole game;
+    with ``table`` (columns, rows), each client has a pseudo-terminal of that size, so its
+    seat gets the full-screen table (and Enter at each "more" page) instead of the
+    transcript."""
     import asyncssh
 
     env = {**os.environ, "SPOILER_PLUGINS": "", "SPOILER_HOST_KEY": str(key), "NO_COLOR": "1"}
@@ -115,7 +129,12 @@ def hosted(
             agent_path=None,
         )
         async with conn:
-            process = await conn.create_process(term_type=None, encoding="utf-8")
+            if table is None:
+                process = await conn.create_process(term_type=None, encoding="utf-8")
+            else:
+                process = await conn.create_process(
+                    term_type="xterm", term_size=table, encoding="utf-8", errors="replace"
+                )
             screen, since, tries = "", "", 1
             while True:
                 chunk = await process.stdout.read(1 << 16)
@@ -129,10 +148,13 @@ def hosted(
                 screen += chunk
                 since += chunk
                 answer, tries = answer_for(since, tries)
+                if answer is None and table is not None and MORE.search(since):
+                    answer = ""  # a round longer than its space: the next page
+                elif answer is not None:
+                    decisions += AGAIN.search(since) is None  # "Play again?" is no move
                 if answer is not None:
-                    decisions += 1
                     since = ""
-                    process.stdin.write(answer + "\n")
+                    process.stdin.write(answer + ("\n" if table is None else "\r"))
             screens[name] = screen
 
     async def everyone() -> float:
@@ -177,6 +199,7 @@ def _cpu_of(pid: int) -> float:
 def _ending(screen: str) -> str:
     """The result line of a screen's end (the same text hosted and local)."""
     tail = screen[screen.rfind("Final table") :]
+    tail = re.sub(r"\x1b\[[0-?]*[ -/]*[@-~]", "\n", tail)  # a full-screen frame's codes
     lines = [line.strip() for line in tail.splitlines() if line.strip()]
     return next(line for line in lines if re.search(r"won in round|Draw|Everyone lost", line))
 
@@ -255,6 +278,13 @@ def main() -> None:
         default=50,
         help="also play the hosted game while this many wrong-code logins go on at once",
     )
+    parser.add_argument(
+        "--table",
+        metavar="COLSxROWS",
+        default="80x24",
+        help="also host the game for clients with a terminal of this size, which get the "
+        "full-screen table, and print its host CPU per decision ('' to skip)",
+    )
     args = parser.parse_args()
     if not 2 <= args.players <= len(NAMES):
         parser.error(f"--players must be 2 to {len(NAMES)}")
@@ -289,6 +319,21 @@ def main() -> None:
         f"CPU per decision: {l_cpu / h_decisions * 1000:.2f} ms local, "
         f"{h_cpu / h_decisions * 1000:.2f} ms in the host's process"
     )
+    if args.table:
+        size = tuple(int(n) for n in args.table.split("x"))
+        runs = [
+            hosted(args.players, args.seed, args.max_rounds, key, table=size)  # type: ignore[arg-type]
+            for _ in range(args.runs)
+        ]
+        t_decisions, t_end = runs[0][1], runs[0][2]
+        if (t_decisions, t_end) != (h_decisions, h_end):
+            sys.exit(f"the full-screen game differs: {t_decisions} decisions, {t_end!r}")
+        t = statistics.median(run[0] for run in runs)
+        t_cpu = statistics.median(run[3] for run in runs)
+        print(
+            f"hosted game, full-screen table at {args.table}: {t * 1000:8.1f} ms; "
+            f"host CPU {t_cpu / h_decisions * 1000:.2f} ms per decision"
+        )
     if burst_runs:
         b = statistics.median(run[0] for run in burst_runs)
         b_cpu = statistics.median(run[3] for run in burst_runs)

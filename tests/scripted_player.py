@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 
+#: The question a hosted table asks everyone at a game's end.
+AGAIN = re.compile(r"Play again at this table.*\? \[y/n\] ")
 #: The prompts a screen asks, as (kind, pattern) in the order they are tried.
 PROMPTS = [
-    ("again", re.compile(r"Play again at this table.*\? \[y/n\] ")),
+    ("again", AGAIN),
     ("card", re.compile(r"Play which card\? \[1-(\d+)\] ")),
     ("target", re.compile(r"Target\? \[([\d, ]+)\] ")),
     ("range", re.compile(r"\? \[(\d+)-(\d+)\] ")),

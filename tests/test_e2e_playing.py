@@ -19,8 +19,8 @@ SEED = "74"
 
 
 def spawn(*args: str, cwd: Path):
-    if args[:1] == ("play",):  # the transcript at a terminal (a terminal gets the table)
-        args = ("play", "--plain", *args[1:])
+    if args[:1] in (("play",), ("resume",), ("replay",)):  # the transcript at a terminal
+        args = (args[0], "--plain", *args[1:])  # (a terminal gets the table)
     script = Path(sys.executable).with_name("spoiler")
     command, argv = (
         (str(script), list(args))

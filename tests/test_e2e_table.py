@@ -211,3 +211,93 @@ def test_a_pipe_gets_the_transcript(tmp_path):
     )
     assert ALTERNATE not in done.stdout and "\x1b[?2026h" not in done.stdout
     assert "Play which card? [1-3] 1" in done.stdout
+
+
+def unfinished_record(tmp_path) -> Path:
+    """Seed 1, Ann against two bots, stopped by the end of its piped answers: a record of
+    the 2 whole rounds played, and the game not over."""
+    import subprocess
+
+    script = Path(sys.executable).with_name("spoiler")
+    command = (
+        [str(script)]
+        if script.exists()
+        else [sys.executable, "-c", "from spoiler.cli import main; main()"]
+    )
+    env = {**os.environ, "SPOILER_PLUGINS": "", "TERM": "dumb"}
+    game = ["play", "--players", "Ann", "--bots", "2", "--seed", "1", "--sets", "base"]
+    done = subprocess.run(
+        [*command, *game, "--record", "ann.toml"],
+        input="1\n2\n1\n2\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert "ann.toml holds the 2 whole rounds played" in done.stdout, done.stdout
+    return tmp_path / "ann.toml"
+
+
+def answer_all(child) -> str:
+    """Answer every prompt until the program ends; return all it wrote."""
+    output = ""
+    for _ in range(300):
+        which = child.expect([*PROMPTS, pexpect.EOF])
+        output += child.before
+        if which == len(PROMPTS):
+            child.close()
+            assert child.exitstatus == 0
+            return output
+        output += child.after
+        child.sendline(answer(which, child.match))
+    raise AssertionError("it keeps asking")
+
+
+def test_a_replay_at_a_terminal_is_drawn_on_the_table_a_round_until_enter(tmp_path):
+    """``spoiler replay`` at 80x24: the recorded rounds on the full-screen table, each frame
+    fitting the terminal with the table and the player's hand, each round held until Enter;
+    then the terminal's own screen says where the record stops."""
+    unfinished_record(tmp_path)
+    output = answer_all(spawn("replay", "ann.toml", cwd=tmp_path, rows=24, columns=80))
+    assert ALTERNATE in output
+    drawn = frames(output)
+    for shown, _ in drawn:
+        assert len(shown) <= 24 and all(len(row.rstrip()) <= 80 for row in shown)
+    held = [(shown, after) for shown, after in drawn if re.search(ENTER, after)]
+    headings = {shown[0].split("   ")[0] for shown, _ in held}
+    assert {"Round 1", "Round 2"} <= headings, "each recorded round held on its frame"
+    for shown, _ in held:
+        assert any(" Ann (you) " in row for row in shown)
+        assert any(row.startswith("Your hand") for row in shown)
+    seen = flat(" ".join("\n".join(shown) for shown, _ in drawn))
+    assert "You played" in seen
+    after = flat(ESCAPE.sub("", output[output.rindex("\x1b[?1049l") :]))
+    assert "The record stops after round 2; the game is not over." in after
+
+
+def test_a_replay_with_plain_is_the_transcript(tmp_path):
+    unfinished_record(tmp_path)
+    child = spawn("replay", "--plain", "ann.toml", cwd=tmp_path, rows=24, columns=80)
+    output = answer_all(child)
+    assert ALTERNATE not in output and not frames(output)
+    assert "The record stops after round 2" in output
+
+
+def test_a_resumed_game_is_played_on_the_table(tmp_path):
+    """``spoiler resume`` at 80x24: the game goes on on the full-screen table, each card
+    prompt's frame with the table and the hand, the round where the record stopped named in
+    the outcome; the end of the game and where it was saved stay in the terminal."""
+    unfinished_record(tmp_path)
+    output = answer_all(spawn("resume", "ann.toml", cwd=tmp_path, rows=24, columns=80))
+    assert ALTERNATE in output
+    drawn = frames(output)
+    cards = [shown for shown, after in drawn if re.search(CARD, after)]
+    assert cards, "Ann chooses a card on the table"
+    for shown in cards:
+        assert "Ann to choose" in shown[0]
+        assert any(row.startswith("Your hand") for row in shown)
+    seen = flat(" ".join("\n".join(shown) for shown, _ in drawn))
+    assert "That was round 2, where the record stopped. The game goes on." in seen
+    after = flat(ESCAPE.sub("", output[output.rindex("\x1b[?1049l") :]))
+    assert "Final table" in after and "Saved to ann.toml." in after

@@ -208,7 +208,7 @@ class Spectator:
 
 def test_a_spectator_sees_the_game_never_a_hand_talks_and_cannot_play(host, tmp_path):
     """zed joins with the watch code before the game, tries to play (1, q is not typed), asks
-    for help and a card, and chats; the players see the chat line after "zed (watching)".
+    for help, a card and the log, and chats; the players see the chat line after "zed (watching)".
     zed's screen, round by round, holds none of the facts hidden from a spectator
     (spoiler.leaks), and no hand at all; the game, recorded, is the two players'."""
     from spoiler import plugins, records
@@ -221,7 +221,7 @@ def test_a_spectator_sees_the_game_never_a_hand_talks_and_cannot_play(host, tmp_
         "--seats", "2", "--seed", "8446744073709551", "--max-rounds", "8",
         "--record", "game.toml",
     )  # fmt: skip
-    zed = Spectator(hosted, "zed", "1\nplay Accuse\n?\n? jewel\n/say go ann\n", "Round 1")
+    zed = Spectator(hosted, "zed", "1\nplay Accuse\n?\n? jewel\nlog\n/say go ann\n", "Round 1")
     ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
 
     async def scenario():
@@ -236,6 +236,7 @@ def test_a_spectator_sees_the_game_never_a_hand_talks_and_cannot_play(host, tmp_
     screen = zed.transcript
     assert "You are watching: spectators cannot play or answer." in flat(screen)
     assert "Watching, you can type:" in screen
+    assert "The game so far, as a spectator sees it" in screen
     assert "If you hold another Jewel, you win." in flat(screen)
     for player in (ann, ben):
         assert "zed (watching): go ann" in player.transcript

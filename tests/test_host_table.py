@@ -138,3 +138,74 @@ def test_plain_gives_every_seat_the_transcript(host):
     for player in (ann, ben):
         assert "\x1b[?1049h" not in player.output and not frames(player.output)
         assert "Final table" in player.output
+
+
+class TableSpectator:
+    """A spectator's ssh client with a pseudo-terminal: types ``log`` once round ``at`` is on
+    its screen, and ``q`` once the log is shown; reads until the host closes the session."""
+
+    def __init__(self, hosted: Hosted, name: str, size: tuple[int, int], at: int = 2):
+        self.hosted, self.name, self.size, self.at = hosted, name, size, at
+        self.output = ""
+
+    async def watch(self, code: str) -> None:
+        conn = await connect(self.hosted.port, self.name, code)
+        async with conn:
+            proc = await conn.create_process(
+                term_type="xterm", term_size=self.size, encoding="utf-8", errors="replace"
+            )
+            step = 0
+            while chunk := await asyncio.wait_for(proc.stdout.read(1 << 16), 2 * PATIENCE):
+                self.output += chunk
+                shown = frames(self.output)
+                if step == 0 and any(f[0].startswith(f"Round {self.at} ") for f in shown):
+                    step = 1
+                    proc.stdin.write("log\r")
+                elif step == 1 and "as a spectator sees it (page 1 of" in self.output:
+                    step = 2
+                    proc.stdin.write("q\r")
+            await proc.wait()
+
+
+def test_a_spectator_watches_on_the_table_and_reads_the_log_and_no_frame_shows_a_secret(
+    host, tmp_path
+):
+    """zed watches at 80x24: every frame fits, holds the table of players and never a hand;
+    ``log`` shows the public log on frames of its own, ``q`` goes back to the table; and the
+    leak checker finds nothing a spectator may not know in any of zed's frames."""
+    hosted = host(
+        "--seats", "2", "--bots", "1", "--seed", "8", "--max-rounds", "4", "--record", "game.toml"
+    )  # fmt: skip
+    code = hosted.wait_for(r"Watch code:\s+(\S+)").group(1)
+    ann = TablePlayer(hosted, "ann", (80, 24))
+    ben = TablePlayer(hosted, "ben", (80, 24))
+    zed = TableSpectator(hosted, "zed", (80, 24))
+
+    async def scenario():
+        watching = asyncio.ensure_future(zed.watch(code))
+        while "zed is watching." not in hosted.output:
+            await asyncio.sleep(0.01)
+        await asyncio.gather(*await in_order(hosted, (ann, ann.play()), (ben, ben.play())))
+        await watching
+
+    run(scenario())
+    assert hosted.finish() == 0
+    record = records.load(tmp_path / "game.toml")
+    game, _, difference = records.replay(record, plugins.load(environ={"SPOILER_PLUGINS": ""}))
+    assert difference is None and game.over
+    hidden = Hidden(game)
+    drawn = frames(zed.output)
+    tables = [frame for frame in drawn if any(row.startswith("Priority") for row in frame)]
+    logs = [frame for frame in drawn if "as a spectator sees it (page" in frame[0]]
+    assert len(tables) > 4 and logs
+    assert "Round 1" in "\n".join(logs[0])
+    after_log = drawn[drawn.index(logs[-1]) + 1 :]
+    assert after_log and any(row.startswith("Priority") for row in after_log[0]), "back"
+    for frame in drawn:
+        text = "\n".join(frame)
+        assert len(frame) <= 24 and all(len(row.rstrip()) <= 80 for row in frame)
+        assert found_in(text, hidden.facts(None)) == [], text
+        assert "Your hand" not in text
+    assert "Watching. /say TEXT to talk, log" in ESCAPE.sub("", zed.output)
+    ending = ESCAPE.sub("", zed.output[zed.output.rindex("\x1b[?1049l") :])
+    assert "Final table" in ending

@@ -60,6 +60,7 @@ def test_new_set_writes_a_complete_distribution(tmp_path):
     assert project["entry-points"]["spoiler"] == {"heist": "spoiler_heist"}
     assert project["dependencies"] == [scaffold.spoiler_range()]
     assert 'api=">=1,<2"' in (folder / "src/spoiler_heist/__init__.py").read_text()
+    assert "version" not in project and project["dynamic"] == ["version"]
     from spoiler.installer import install_hint
 
     assert f"cd spoiler-heist && {install_hint('.[test]', editable=True)}" in result.stdout
@@ -274,6 +275,12 @@ def test_every_fixture_is_used_by_the_scaffolds_tests():
 def test_a_new_set_installs_passes_its_tests_and_validates(tmp_path):
     assert new("heist", cwd=tmp_path).exit_code == 0
     project = tmp_path / "spoiler-heist"
+    # The version is written once: a release changes one line, and both the distribution
+    # and the set (as `spoiler sets list` shows it) take it.
+    package = project / "src/spoiler_heist/__init__.py"
+    package.write_text(
+        package.read_text().replace('__version__ = "0.1.0"', '__version__ = "0.2.0"')
+    )
     wheels = tmp_path / "wheels"
     pip = (sys.executable, "-m", "pip")
     run(*pip, "wheel", "-q", "--no-deps", "--no-build-isolation", "--no-index", "-w", wheels,
@@ -296,3 +303,8 @@ def test_a_new_set_installs_passes_its_tests_and_validates(tmp_path):
         run(spoiler, "sets", "validate", "heist", "--games", "40", "--json", cwd=tmp_path).stdout
     )
     assert report["ok"] and report["sets"][0]["games"] == 40
+    assert [w.name for w in wheels.glob("spoiler_heist-*")] == [
+        "spoiler_heist-0.2.0-py3-none-any.whl"
+    ]
+    listed = json.loads(run(spoiler, "sets", "list", "--json", cwd=tmp_path).stdout)
+    assert {s["name"]: s["version"] for s in listed["sets"]}["heist"] == "0.2.0"

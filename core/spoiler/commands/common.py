@@ -193,6 +193,15 @@ def cluster_flag():
     )
 
 
+def plain_flag(what: str = "the game"):
+    return typer.Option(
+        False,
+        "--plain",
+        help=f"Tell {what} as a transcript, line after line, instead of the full-screen "
+        "table a terminal gets (for screen readers; pipes and TERM=dumb get it anyway).",
+    )
+
+
 def checked_key(given: str | None) -> str:
     """The run's key for bot seeds (``--bot-key``): the one given, checked, or a new one."""
     from spoiler.model.seeds import check_key, new_key

@@ -19,11 +19,19 @@ from spoiler.commands.common import (
     bot_settings,
     bot_time_limit_flag,
     fail,
+    plain_flag,
     think_flag,
 )
 from spoiler.commands.completion import complete_bots, complete_records, complete_sets
 from spoiler.commands.group import command_app, examples
-from spoiler.console.game import reader_for, run_game, save_stopped, seat_players
+from spoiler.console.game import (
+    reader_for,
+    run_game,
+    save_stopped,
+    seat_players,
+    shown,
+    table_or_transcript,
+)
 from spoiler.session.seating import TableError, new_game, table_of
 
 app = command_app()
@@ -132,12 +140,7 @@ def play(
         help="Show a card's text as it is played: first (the first time in a game), always "
         "or never (type ? NAME at a prompt instead).",
     ),
-    plain: bool = typer.Option(
-        False,
-        "--plain",
-        help="Tell the game as a transcript, line after line, instead of the full-screen "
-        "table a terminal gets (for screen readers; pipes and TERM=dumb get it anyway).",
-    ),
+    plain: bool = plain_flag(),
     tutorial: bool = typer.Option(
         False,
         "--tutorial",
@@ -233,7 +236,7 @@ def play(
             console, reader_for(humans), delay=delay, card_text=card_text
         )
     else:
-        screen = _screen(console, reader_for(humans), delay, card_text, plain)
+        screen = table_or_transcript(console, reader_for(humans), delay, card_text, plain)
     from spoiler.session import recording
 
     def setup(game_seed: int):
@@ -247,7 +250,7 @@ def play(
 
     def run(game, recorder):
         try:
-            with interrupts.game_signals(), _shown(screen):
+            with interrupts.game_signals(), shown(screen):
                 return run_game(game, screen, lambda game: recording.record_round(recorder, game))
         except recording.RecordingError as exc:  # the record file cannot be written
             fail(str(exc), exc.code)
@@ -326,27 +329,6 @@ def play(
         if record is not None:
             record = recording.free_name(str(record.with_suffix("")), record.suffix)
             force = False
-
-
-def _screen(console, reader, delay, card_text, plain):
-    """The full-screen table at a terminal (imported only then: it costs start-up), else
-    the transcript."""
-    from spoiler.console.screen import Screen
-
-    if not plain and console.is_terminal:
-        from spoiler.console.fullscreen import TableScreen, wants_table
-
-        if wants_table(console):
-            return TableScreen(console, reader, delay=delay, card_text=card_text)
-    return Screen(console, reader, delay=delay, card_text=card_text)
-
-
-def _shown(screen):
-    """While a game is played: the full-screen table on the terminal's alternate screen."""
-    from contextlib import nullcontext
-
-    shown = getattr(screen, "shown", None)
-    return shown() if shown is not None else nullcontext()
 
 
 def _play_again(screen, reveal) -> str | None:

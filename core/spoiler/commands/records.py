@@ -5,6 +5,7 @@ code 2, and is never written to. ``replay`` only reads; ``resume`` appends round
 record, one whole round at a time, always through a temporary file renamed over it.
 """
 
+import contextlib
 from functools import partial
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from spoiler.commands import common
 from spoiler.commands.common import console, err_console, fail
 from spoiler.commands.completion import complete_records
 from spoiler.commands.group import command_app, examples
-from spoiler.console.game import reader_of, replay_game, run_game
+from spoiler.console.game import reader_of, replay_game, run_game, shown, table_or_transcript
 from spoiler.console.game import save_stopped as save_stopped  # API 1: spoiler.cli.records
 from spoiler.session.recording import play_command, reason
 
@@ -102,12 +103,12 @@ def replay(
         help="Show every hand and every player's choices, round by round, as a watcher of "
         "bots sees them. Only for a game that is over (its seed gives them away then).",
     ),
+    plain: bool = common.plain_flag("the replay"),
 ) -> None:
     """Replay a recorded game or match, as it was played.
 
     The game is played again from its seed and recorded decisions, and checked against the
     record as it goes."""
-    from spoiler.console.screen import Screen
     from spoiler.rules.game import CardError, GameError
     from spoiler.session import records
 
@@ -128,23 +129,31 @@ def replay(
 
     out = console()
     reader = EVERYTHING if reveal else reader_of([p.kind for p in record.players])
-    screen = Screen(out, reader, delay=delay)
+    screen = table_or_transcript(out, reader, delay, plain=plain)
+    # At the table, a replay of a game humans played waits for Enter after each round (as
+    # --step does) unless --delay paces it: nothing else draws its frames.
+    step = step or (hasattr(screen, "shown") and delay is None and reader != EVERYTHING)
     screen.again = partial(play_command, record)
     out.print(f"Replaying {file}: {describe(record)}.", markup=False, soft_wrap=True)
     for number, game_record in enumerate(record.games(), 1):
         if record.match is not None:
             out.print()
             out.rule(f"Game {number} of the match", style="bold")
-        try:
-            game, first, stopped = replay_game(game_record, registry, screen, step)
-        except records.RecordError as exc:
-            fail(f"{file}: {_in_game(record, number)}{exc}")
-        except (CardError, GameError) as exc:
-            _failed_in_replay(file, exc)
+        with shown(screen):
+            try:
+                game, first, stopped = replay_game(game_record, registry, screen, step)
+            except records.RecordError as exc:
+                fail(f"{file}: {_in_game(record, number)}{exc}")
+            except (CardError, GameError) as exc:
+                _failed_in_replay(file, exc)
+            if game.over and not stopped:
+                screen.end()
+            elif not stopped and step and screen.stdin.isatty():  # its last round, read
+                with contextlib.suppress(EOFError, KeyboardInterrupt):
+                    screen.read(f"The record stops after round {game.round}. Press Enter.")
         if stopped:
             raise typer.Exit(INTERRUPTED)
         if game.over:
-            screen.end()
             if record.match is not None:
                 _score_so_far(out, record, number)
         else:
@@ -275,6 +284,7 @@ def resume(
     file: Path = typer.Argument(
         ..., metavar="FILE", help="A record of an unfinished game.", autocompletion=complete_records
     ),
+    plain: bool = common.plain_flag(),
 ) -> None:
     """Continue a recorded game or match that is not over.
 
@@ -303,21 +313,20 @@ def resume(
         held.close()
         fail(f"{file}: {exc}")
     with held:
-        _resume_held(file, record, registry, held)
+        _resume_held(file, record, registry, held, plain)
 
 
-def _resume_held(file: Path, record, registry, held) -> None:
+def _resume_held(file: Path, record, registry, held, plain: bool = False) -> None:
     """``spoiler resume`` once its record is held: bring the players back and play on (and,
     in a match, on to its end)."""
     from spoiler.console.matches import play_match
-    from spoiler.console.screen import Screen
     from spoiler.model import interrupts
     from spoiler.rules.game import CardError, GameError
     from spoiler.session import recordfile, records
     from spoiler.session.match import game_seed
 
     out = console()
-    screen = Screen(out, reader_of([p.kind for p in record.players]))
+    screen = table_or_transcript(out, reader_of([p.kind for p in record.players]), plain=plain)
     screen.again = partial(play_command, record)
 
     def setup(seed: int):
@@ -349,15 +358,15 @@ def _resume_held(file: Path, record, registry, held) -> None:
             if difference is not None:
                 raise _Differs(f"{difference}{_version_hint(record)}; it cannot be resumed")
             if game is resumed and recorded and game.round == recorded:
-                out.print()
-                out.print(
+                screen.console.print()  # (in the round's outcome, at the table)
+                screen.console.print(
                     f"That was round {recorded}, where the record stopped. The game goes on.",
                     markup=False,
                     style="bold",
                 )
 
         try:
-            with interrupts.game_signals():
+            with interrupts.game_signals(), shown(screen):
                 return run_game(game, screen, after_round)
         except _Differs as exc:
             fail(f"{file}: {exc}", DIFFERS)

@@ -27,36 +27,31 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from types import SimpleNamespace
 from typing import Any
 
 from rich.console import Console
-from rich.rule import Rule
-from rich.table import Table
 from rich.text import Text
 
-from spoiler.console.human import in_effect
+from spoiler.console.regions import (
+    ANSI,
+    Notices,
+    Outcome,
+    Renderer,
+    hand_part,
+    lay_out,
+    log_pages,
+    table_part,
+)
 from spoiler.console.screen import EVERYTHING, Screen
-from spoiler.model.state import Status
-from spoiler.narration.narrate import card_label
 
-#: An escape sequence in a rendered line (to measure it, or to give a frame as plain text).
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 #: The smallest terminal a frame is drawn for (a smaller one gets this, cropped).
 MIN_WIDTH, MIN_HEIGHT = 40, 12
-#: Outcome lines a frame keeps whatever else it holds (prompt lines give way first).
-MIN_OUTCOME = 3
-#: Outcome lines below which the hand is drawn shorter.
-ROOMY = 8
-#: Notices a frame shows (the newest).
-NOTICES = 3
 #: Events a transcript tells that the frame's table shows anyway (hand sizes, priorities) or
 #: that tell nothing a player can use ("Ada selected a card."): left out of the outcome,
 #: unless they tell the reader a secret of their own ("You drew Jewel.").
@@ -77,6 +72,38 @@ def wants_table(console: Console, stdin=None, *, plain: bool = False) -> bool:
     except (AttributeError, ValueError):
         typing = False
     return not plain and console.is_terminal and not console.is_dumb_terminal and typing
+
+
+def painted(frame: Sequence[str], rows: int, prompt_row: int, prompt: str = "") -> str:
+    """What draws ``frame`` over the whole screen, row by row (each row cleared to its end),
+    the cursor left on ``prompt_row`` after ``prompt`` (rendered)."""
+    out = [BEGIN]
+    for row in range(rows):
+        line = frame[row] if row < len(frame) else ""
+        out.append(f"\x1b[{row + 1};1H{line}\x1b[0m\x1b[K")
+    out.append(f"\x1b[{prompt_row};1H{prompt}{END}")
+    return "".join(out)
+
+
+class Resizes:
+    """A resize of this process's own terminal (SIGWINCH) calls ``redraw`` while watched
+    (only from the main thread, where signals are handled)."""
+
+    def __init__(self, redraw: Callable[[], None]):
+        self.redraw = redraw
+        self._previous: Any = None
+
+    def watch(self) -> None:
+        winch = getattr(signal, "SIGWINCH", None)
+        if winch is None or threading.current_thread() is not threading.main_thread():
+            return
+        self._previous = signal.signal(winch, lambda signum, frame: self.redraw())
+
+    def unwatch(self) -> None:
+        winch = getattr(signal, "SIGWINCH", None)
+        if winch is not None and self._previous is not None:
+            signal.signal(winch, self._previous)
+            self._previous = None
 
 
 class _Sink(Console):
@@ -131,17 +158,15 @@ class TableScreen(Screen):
         self.frames = 0
         self.on_frame: Callable[[str], None] | None = None
         self._lock = threading.RLock()
-        self._renderers: dict[int, Console] = {}
-        self._previous_winch: Any = None
+        self.renderer = Renderer(console)
+        self._resizes = Resizes(self.redraw)
         self._drawing = self._again = False
         self._reset()
 
     def _reset(self) -> None:
-        self._told: list[tuple] = []  # what was told: (objects, print's keywords)
-        self._rendered: dict[int, tuple[int, list[str]]] = {}  # index -> (width, lines)
-        self._seen = 0  # outcome records the player has had in front of them
+        self.outcome = Outcome(self.renderer)  # what was told, and what of it was seen
         self._prompt_records: list[tuple] = []  # what the current decision printed
-        self._notices: list[Text] = []
+        self.notices = Notices()
         self._section = "outcome"
         self._view: Any = None  # the view of the decision being made
         self._shared: frozenset[str] = frozenset()
@@ -173,29 +198,16 @@ class TableScreen(Screen):
         self.active = True
         self.console = self.sink
         self._write(ALTERNATE_ON)
-        self._watch_resizes()
+        if self.watches_signals:
+            self._resizes.watch()
 
     def stop(self) -> None:
         if not self.active:
             return
         self.active = False
         self.console = self.out
-        self._unwatch_resizes()
+        self._resizes.unwatch()
         self._write(ALTERNATE_OFF)
-
-    def _watch_resizes(self) -> None:
-        """A resize of this process's terminal (SIGWINCH) draws the frame again."""
-        winch = getattr(signal, "SIGWINCH", None)
-        main = threading.current_thread() is threading.main_thread()
-        if winch is None or not main or not self.watches_signals:
-            return
-        self._previous_winch = signal.signal(winch, lambda signum, frame: self.redraw())
-
-    def _unwatch_resizes(self) -> None:
-        winch = getattr(signal, "SIGWINCH", None)
-        if winch is not None and self._previous_winch is not None:
-            signal.signal(winch, self._previous_winch)
-            self._previous_winch = None
 
     def _write(self, text: str) -> None:
         self.out.file.write(text)
@@ -216,7 +228,7 @@ class TableScreen(Screen):
             if self._section == "prompt":
                 self._prompt_records.append((objects, kwargs))
             elif objects:  # (blank lines between a transcript's paragraphs: not here)
-                self._told.append((objects, kwargs))
+                self.outcome.keep(objects, kwargs)
 
     def say(self, event, reader, *, indent: int = 2) -> None:
         if self.active and event.kind in FOLDED:
@@ -246,7 +258,7 @@ class TableScreen(Screen):
             self.console.print(line, soft_wrap=True)
             return
         with self._lock:
-            self._notices = [*self._notices, line][-NOTICES:]
+            self.notices.add(line)
             self._changes += 1
         self.redraw()
 
@@ -359,24 +371,17 @@ class TableScreen(Screen):
         while True:
             columns, rows = self.size()
             height = self._layout(columns, rows)[1]
-            unread = self._outcome_lines(columns, self._seen)
-            if len(unread) <= height:
+            left = self.outcome.pages_left(columns, height)
+            if not left:
                 return
-            left = -(-(len(unread) - height) // height)
-            self._ask(f"More of the round ({left} more): press Enter.", (), page=self._seen)
-            # The records this page showed whole are read (at least one, to move on).
-            shown, count = 0, 0
-            for index in range(self._seen, len(self._told)):
-                shown += len(self._lines_of(index, columns))
-                if shown > height:
-                    break
-                count += 1
-            self._seen += max(1, count)
+            page = self.outcome.seen
+            self._ask(f"More of the round ({left} more): press Enter.", (), page=page)
+            self.outcome.turn_page(columns, height)
 
     def _ask(self, prompt: str, answers: Sequence[str], *, page: int | None = None) -> str:
         self.draw(prompt, page=page)
         if page is None:
-            self._seen = len(self._told)
+            self.outcome.read()
         try:
             return self._input(prompt, answers)
         finally:
@@ -424,23 +429,8 @@ class TableScreen(Screen):
             super().page(lines, title)
             return
         columns, rows = self.size()
-        rendered: list[str] = []
-        for line in lines:
-            rendered += self._render((line,), {}, columns)
-        height = rows - 3
-        pages = [rendered[i : i + height] for i in range(0, len(rendered), height)] or [[]]
-        for number, chunk in enumerate(pages, 1):
-            head = self._render(
-                (Text(f"{title} (page {number} of {len(pages)})", "bold"),), {}, columns
-            )
-            frame = [*head, "", *chunk]
-            answer = self._show_rows(
-                frame,
-                rows,
-                "Enter: next page, q: back to the game."
-                if number < len(pages)
-                else "Enter: back to the game.",
-            )
+        for frame, prompt in log_pages(self.renderer, lines, title, columns, rows):
+            answer = self._show_rows(frame, rows, prompt)
             if answer.lower() in ("q", "quit", "back"):
                 break
 
@@ -484,9 +474,9 @@ class TableScreen(Screen):
         self.sink.width = columns  # (what prompts print to the width of the frame)
         body, height, prompt_row = self._layout(columns, rows)
         outcome = (
-            self._outcome_lines(columns, page)[:height]
+            self.outcome.lines(columns, page)[:height]
             if page is not None
-            else self._tail(columns, height)
+            else self.outcome.tail(columns, height)
         )
         frame = body["table"] + outcome + [""] * (height - len(outcome))
         frame += body["hand"] + body["notices"] + body["prompt"]
@@ -502,132 +492,36 @@ class TableScreen(Screen):
     def _paint(
         self, frame: list[str], prompt: str, prompt_row: int, *, write_prompt: bool = True
     ) -> None:
-        rows = self.size()[1]
-        out = [BEGIN]
-        for row in range(rows):
-            line = frame[row] if row < len(frame) else ""
-            out.append(f"\x1b[{row + 1};1H{line}\x1b[0m\x1b[K")
-        out.append(f"\x1b[{prompt_row};1H")
-        if write_prompt and prompt:
-            out.append(self._rendered_prompt(prompt))
-        out.append(END)
-        self._write("".join(out))
+        shown = self._rendered_prompt(prompt) if write_prompt and prompt else ""
+        self._write(painted(frame, self.size()[1], prompt_row, shown))
         self.frames += 1
         if self.on_frame is not None:
             text = [ANSI.sub("", line).rstrip() for line in frame[: prompt_row - 1]]
             self.on_frame("\n".join([*text, prompt]).rstrip() + "\n")
 
     def _layout(self, columns: int, rows: int) -> tuple[dict, int, int]:
-        """``_lay_out``, kept while nothing it draws changed (paging asks for it, then the
-        frame it draws)."""
-        key = (columns, rows, self._changes, self.told, len(self._told))
+        """The frame's parts as lines, the outcome's height and the prompt's row
+        (``regions.lay_out``), kept while nothing they draw changed (paging asks for them,
+        then the frame it draws)."""
+        key = (columns, rows, self._changes, self.told, len(self.outcome))
         if self._laid_out is None or self._laid_out[0] != key:
-            self._laid_out = (key, self._lay_out(columns, rows))
+            view = self._seat_view()
+            table = table_part(self, view, final=self._final, deciding=self._view is not None)
+            hand_view = None if self._final else view
+            self._laid_out = (
+                key,
+                lay_out(
+                    self.renderer,
+                    table,
+                    lambda level: hand_part(hand_view, self._shared, level, columns),
+                    self.notices.render(self.renderer, columns, rows),
+                    self._prompt_records,
+                    columns,
+                    rows,
+                ),
+            )
         return self._laid_out[1]
 
-    def _lay_out(self, columns: int, rows: int) -> tuple[dict, int, int]:
-        """The frame's parts as lines, the outcome's height, and the prompt's row (1-based):
-        the row after everything, with one more below it, so that Enter never scrolls. The
-        hand is drawn shorter while the outcome would have fewer than ``ROOMY`` lines."""
-        table = self._strip(self._render_all(self._table_part(), columns))
-        notices: list[str] = []
-        if self._notices:
-            for notice in self._notices:
-                notices += self._render((notice,), {}, columns)
-            notices = (
-                self._render((Rule("Notices", style="dim"),), {}, columns)
-                + notices[-max(NOTICES, rows // 4) :]
-            )
-        prompt_lines = self._strip(self._render_all(self._prompt_records, columns))
-        for level in range(3):
-            hand = self._strip(self._render_all(self._hand_part(level, columns), columns))
-            fixed = len(table) + len(hand) + len(notices) + 2
-            if rows - fixed - len(prompt_lines) >= ROOMY:
-                break
-        room = rows - fixed - len(prompt_lines)
-        if room < MIN_OUTCOME:  # what the prompt printed gives way, its newest lines kept
-            keep = max(0, rows - fixed - MIN_OUTCOME)
-            prompt_lines = prompt_lines[len(prompt_lines) - keep :] if keep else []
-            room = rows - fixed - len(prompt_lines)
-        if room < 1:  # a tiny terminal: the hand gives way too
-            hand = hand[: max(0, len(hand) + room - 1)]
-            room = rows - len(table) - len(hand) - len(notices) - len(prompt_lines) - 2
-        height = max(0, room)
-        prompt_row = len(table) + height + len(hand) + len(notices) + len(prompt_lines) + 1
-        return (
-            {"table": table, "hand": hand, "notices": notices, "prompt": prompt_lines},
-            height,
-            min(prompt_row, rows - 1),
-        )
-
-    @staticmethod
-    def _strip(lines: list[str]) -> list[str]:
-        """Without the blank lines a transcript puts before and after a part."""
-        while lines and not ANSI.sub("", lines[0]).strip():
-            lines = lines[1:]
-        while lines and not ANSI.sub("", lines[-1]).strip():
-            lines = lines[:-1]
-        return lines
-
-    def _tail(self, columns: int, height: int) -> list[str]:
-        """The newest lines of the outcome that fit in ``height``, whole sentences only (the
-        end of the newest one, when it alone is longer)."""
-        lines: list[str] = []
-        index = len(self._told)
-        while index > 0:
-            told = self._lines_of(index - 1, columns)
-            if len(lines) + len(told) > height:
-                if not lines:
-                    lines = told[len(told) - height :] if height else []
-                break
-            lines = told + lines
-            index -= 1
-        return lines
-
-    def _outcome_lines(self, columns: int, start: int) -> list[str]:
-        lines: list[str] = []
-        for index in range(start, len(self._told)):
-            lines += self._lines_of(index, columns)
-        return lines
-
-    def _lines_of(self, index: int, columns: int) -> list[str]:
-        cached = self._rendered.get(index)
-        if cached is not None and cached[0] == columns:
-            return cached[1]
-        objects, kwargs = self._told[index]
-        lines = self._render(objects, kwargs, columns)
-        self._rendered[index] = (columns, lines)
-        return lines
-
-    def _render_all(self, records: list[tuple], columns: int) -> list[str]:
-        lines: list[str] = []
-        for objects, kwargs in records:
-            lines += self._render(objects, kwargs, columns)
-        return lines
-
-    def _render(self, objects: tuple, kwargs: dict, columns: int) -> list[str]:
-        """A print as lines of the frame: wrapped at its width, escape codes and all."""
-        renderer = self._renderers.get(columns)
-        if renderer is None:
-            renderer = Console(
-                file=io.StringIO(),
-                width=columns,
-                force_terminal=True,
-                color_system=self.out.color_system,  # type: ignore[arg-type]
-                no_color=self.out.no_color,
-                highlight=False,
-                emoji=False,
-                legacy_windows=False,
-            )
-            self._renderers = {columns: renderer}  # one width at a time
-        keywords = {k: v for k, v in kwargs.items() if k != "end"}
-        keywords["soft_wrap"] = False  # a frame has no line longer than it is wide
-        with renderer.capture() as captured:
-            renderer.print(*objects, **keywords)
-        text = captured.get()
-        return text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
-
-    # -- the parts -----------------------------------------------------------------------------
     def _seat_view(self):
         """The view the frame is drawn from: the decision's, or (one player's screen) that
         player's own; None for a screen several players share, or a watcher's."""
@@ -636,80 +530,3 @@ class TableScreen(Screen):
         if isinstance(self.reader, int):
             return self.game.view(self.reader)
         return None
-
-    def _table_part(self) -> list[tuple]:
-        """The table: a heading line (the round, who chooses, the deck and the discard pile),
-        the players, the ongoing effects and the hands this player was shown."""
-        table = self.table()
-        view = self._seat_view()
-        you = view.seat if view is not None else None
-        players = view.players if view is not None else table.players
-        if self._final:
-            heading = Text(f"Final table, round {table.round}", style="bold")
-        elif self._view is not None:
-            heading = Text(f"Round {view.round}: {view.me.name} to choose", style="bold")
-        else:
-            heading = Text(f"Round {table.round}" if table.round else "Spoiler", style="bold")
-        discard = view.discard if view is not None else table.discard
-        deck = view.deck_size if view is not None else table.deck_size
-        top = f", top: {discard[-1].name}" if discard else ""
-        heading.append(f"   Deck {deck} · Discard {len(discard)}{top}", style="")
-        players_table = self.players_table(
-            players,
-            you=you,
-            kinds=table.kinds,
-            hands=None if table.hands is None else dict(enumerate(table.hands)),
-            outcome=self._outcome(table) if self._final else None,
-        )
-        players_table.box = None  # a line of its own for the column names only
-        players_table.header_style = "dim"
-        parts: list[tuple] = [((heading,), {}), ((players_table,), {})]
-        seen = view
-        if seen is None:  # in_effect reads a view's players and events: the public ones
-            seen = SimpleNamespace(
-                seat=None,
-                players=table.players,
-                events=self.events(),
-                name_of=lambda seat: table.players[seat].name,
-            )
-        for name, owner, rounds in table.ongoing:
-            parts.append(((in_effect(seen, name, owner, rounds),), {"markup": False}))
-        if view is not None:
-            for seat, (seen_in, cards) in sorted(view.known.items()):
-                shown = ", ".join(c.name for c in cards) or "no cards"
-                told = f"You saw {view.name_of(seat)}'s hand in round {seen_in}: {shown}."
-                parts.append(((told,), {"markup": False}))
-        return parts
-
-    def _hand_part(self, level: int = 0, columns: int = 80) -> list[tuple]:
-        """The player's hand, a card a line (and more, as its text needs): its number, its
-        name, what it does and what it asks for, and whether it can be played now. Where
-        room is short (``level`` 1) what it asks for is left to the prompts; shorter still
-        (2), each card's text is cut to one line (``? NAME`` shows it whole)."""
-        view = self._seat_view()
-        if view is None or self._final:
-            return []
-        rule = Rule(Text("Your hand", style="bold"), style="dim", align="left")
-        if not view.hand:
-            out = view.me.status is Status.LOST
-            empty = "You are out of this game." if out else "Your hand is empty."
-            return [((rule,), {}), ((Text(empty, style="dim"),), {})]
-        labels = [card_label(card, self._shared) for card in view.hand]
-        grid = Table.grid(padding=(0, 1))
-        grid.add_column(justify="right", no_wrap=True, min_width=len(str(len(labels))))
-        grid.add_column(style="bold", no_wrap=True, min_width=max(map(len, labels)))
-        grid.add_column(ratio=1)
-        room = columns - len(str(len(labels))) - max(map(len, labels)) - 2
-        for number, card in enumerate(view.hand, 1):
-            text = Text(card.text)
-            needs = [t.description for t in card.targets]
-            if card.ask is not None:
-                needs.append(card.ask.prompt.lower())
-            if needs and level == 0:
-                text.append(f" You choose: {'; '.join(needs)}.", style="dim")
-            if card not in view.playable:
-                text.append(" Cannot be played now: no legal target.", style="red")
-            if level >= 2:
-                text.truncate(max(1, room), overflow="ellipsis")
-            grid.add_row(str(number), labels[number - 1], text)
-        return [((rule,), {}), ((grid,), {})]

@@ -54,6 +54,27 @@ def seat_players(
     )
 
 
+def table_or_transcript(console, reader, delay=None, card_text="first", plain=False):
+    """The full-screen table at a terminal (imported only then: it costs start-up), else
+    the transcript (pipes, ``TERM=dumb``, ``--plain``)."""
+    from spoiler.console.screen import Screen
+
+    if not plain and console.is_terminal:
+        from spoiler.console.fullscreen import TableScreen, wants_table
+
+        if wants_table(console):
+            return TableScreen(console, reader, delay=delay, card_text=card_text)
+    return Screen(console, reader, delay=delay, card_text=card_text)
+
+
+def shown(screen):
+    """While a game is played: the full-screen table on the terminal's alternate screen."""
+    from contextlib import nullcontext
+
+    shown = getattr(screen, "shown", None)
+    return shown() if shown is not None else nullcontext()
+
+
 def run_game(game, screen, after_round: Callable | None = None):
     """Play ``game`` to its end on ``screen``, narrating each round's events as the screen's
     reader sees them. ``after_round(game)`` is called after every whole round.

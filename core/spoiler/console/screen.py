@@ -27,9 +27,10 @@ from rich.segment import ControlType, Segment
 from rich.table import Table
 from rich.text import Text
 
+from spoiler.console.players import final_statuses, players_table
 from spoiler.model.state import Status
 from spoiler.model.views import PlayerInfo
-from spoiler.narration.narrate import MINOR, Teller, label, narrate, ordinal
+from spoiler.narration.narrate import MINOR, Teller, narrate
 from spoiler.narration.story import PARTS, Story
 
 if TYPE_CHECKING:
@@ -58,7 +59,6 @@ def _clear_scrollback() -> Control:
 
 CLEAR_SCROLLBACK = _clear_scrollback()
 
-STATUS_STYLE = {Status.LOST: "red", Status.IN_PLAY: "", Status.WON: "bold green"}
 EVENT_STYLE = {
     "lost": "red",
     "won": "bold green",
@@ -268,16 +268,21 @@ class Screen:
 
     def show_log(self, view) -> None:
         """``log`` at a prompt: this game's events as the player saw them, paged."""
+        lines = self.log_lines(view.events, view.seat)
+        self.page(lines, f"The game so far, as {view.me.name} saw it")
+
+    def log_lines(self, events: Sequence, you: int | None) -> list[Text]:
+        """``events`` (as someone saw them: ``you``, or a spectator) told as the log tells
+        them, a round's heading before its events."""
         lines = []
-        names, you = self.names, view.seat
-        for i, event in enumerate(view.events):
-            if last_shift(view.events, i):
+        for i, event in enumerate(events):
+            if last_shift(events, i):
                 continue
             if event.kind == "round_started":
                 lines.append(Text(f"Round {event.round}", style="bold"))
-            sentence = narrate(event, names, self.game.cards_by_id, you)
+            sentence = narrate(event, self.names, self.game.cards_by_id, you)
             lines.append(Text("  " + sentence, style="dim" if event.kind in MINOR else ""))
-        self.page(lines, f"The game so far, as {view.me.name} saw it")
+        return lines
 
     def page(self, lines, title: str) -> None:
         """Lines through a pager on a terminal (``$PAGER``, else less), printed otherwise."""
@@ -316,56 +321,12 @@ class Screen:
     def public_players(self) -> tuple[PlayerInfo, ...]:
         return self.game.table().players
 
-    def players_table(
-        self,
-        players,
-        *,
-        you: int | None = None,
-        kinds=None,
-        hands: dict | None = None,
-        title: str | None = None,
-        outcome: dict | None = None,
-    ) -> Table:
-        """Players in priority order, each with their seat: the number that target prompts
-        use for them, which stays the same all game while priorities shift."""
-        table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-        table.add_column("Priority")
-        table.add_column("Seat", justify="right")
-        table.add_column("Player", no_wrap=True)
-        table.add_column("Status", no_wrap=True)
-        table.add_column("Hand", justify="right")
-        table.add_column("Counters")
-        if hands is not None:
-            table.add_column("Cards")
+    def players_table(self, players, **options) -> Table:
+        """The table of players (``spoiler.console.players.players_table``) in this game's
+        names for its counters, with the seats a bot took over marked."""
         labels = getattr(self.game, "labels", None)  # the sets' names for their counters
         replaced = getattr(self, "replaced", {})
-        for p in sorted(players, key=lambda p: p.priority):
-            name = Text(p.name, style="bold" if p.seat == you else "")
-            if p.seat in replaced:
-                name.append(" (bot)", style="dim")
-            elif p.seat == you:
-                if p.name.lower() != "you":
-                    name.append(" (you)")
-            elif kinds and kinds[p.seat] != "human":
-                name.append(f" ({kinds[p.seat]} bot)", style="dim")
-            counters = ", ".join(
-                f"{label(k, labels)} {v}" for k, v in sorted(p.counters.items()) if v
-            )
-            status = Text(str(p.status), style=STATUS_STYLE[p.status])
-            if outcome is not None:
-                status = outcome[p.seat]
-            row: list[str | Text] = [
-                ordinal(p.priority),
-                str(p.seat + 1),
-                name,
-                status,
-                str(p.hand_size),
-                counters,
-            ]
-            if hands is not None:
-                row.append(", ".join(c.name for c in hands[p.seat]))
-            table.add_row(*row)
-        return table
+        return players_table(players, labels=labels, replaced=replaced, **options)
 
     def standings(self, title: str) -> None:
         """The public table (with every hand, for spectators). Once the game is over, the
@@ -384,18 +345,7 @@ class Screen:
         )
 
     def _outcome(self, table) -> dict | None:
-        result = table.result
-        if result is None:
-            return None
-        if result.kind == "draw":
-            return {p.seat: Text("draw") for p in table.players}
-        won = "won by default" if result.kind == "default" else "won"
-        return {
-            p.seat: Text(won, style=STATUS_STYLE[Status.WON])
-            if p.seat in result.winners
-            else Text("lost", style=STATUS_STYLE[Status.LOST])
-            for p in table.players
-        }
+        return final_statuses(table)
 
     def end(self) -> None:
         """The end of a game: the final table, who won and how, who knocked out whom."""

@@ -20,6 +20,8 @@ CHAT_PER_SECOND, CHAT_BURST = 0.5, 4.0
 #: Spectators one table lets in.
 MAX_SPECTATORS = 20
 SAY = "/say"
+#: The heading of a spectator's ``log``.
+LOG_TITLE = "The game so far, as a spectator sees it"
 
 
 class Chat:
@@ -65,6 +67,7 @@ LOBBY_HELP = (
 )
 WATCH_HELP = (
     ("/say TEXT", "talk to everyone at the table"),
+    ("log", "the game so far, as a spectator sees it"),
     ("rules", "the rules this game's sets add to Spoiler's own"),
     ("? NAME", "a card's text and rulings, e.g. ? Accuse"),
     ("q", "stop watching"),
@@ -140,9 +143,18 @@ class WatchScreen(HostedScreen):
         if not self.game.over:
             self.standings(f"After round {self.game.round}")
 
+    def show_public_log(self) -> None:
+        """``log``: the game so far as a spectator saw it (the public events)."""
+        with self._lock:
+            self.page(self.log_lines(self.events(), None), LOG_TITLE)
+
+    def typed(self, line: str) -> bool:
+        """A line the spectator typed that this screen takes (none: it never asks)."""
+        return False
+
 
 def spectator_refusal() -> str:
     return (
         "You are watching: spectators cannot play or answer. Type /say TEXT to talk, "
-        "? NAME for a card, rules, or q to stop watching."
+        "log, ? NAME for a card, rules, or q to stop watching."
     )

@@ -43,6 +43,7 @@ from spoiler_game.host.safety import (
     seat_key,
 )
 from spoiler_game.host.table import HostedSeat, Table
+from spoiler_game.host.tablescreen import WatchTableScreen, watch_screen
 from spoiler_game.host.terminal import Terminal
 
 #: Seconds a wrong code waits before it is refused (on the loop, so the game never waits).
@@ -225,7 +226,7 @@ class _Session(asyncssh.SSHServerSession):
         self.terminal: Terminal | None = None
         self.ready = False  # said ready in the lobby
         self.chat = Chat()
-        self.screen: WatchScreen | None = None  # a spectator's, once a game runs
+        self.screen: WatchScreen | WatchTableScreen | None = None  # a spectator's, in a game
 
     @property
     def watching(self) -> bool:
@@ -745,7 +746,7 @@ class Host:
             )
         )
         if self.table is not None and self.game is not None and not self.table.finished:
-            session.screen = WatchScreen(term, self.game)
+            session.screen = watch_screen(term, self.game, self.options.plain)
             session.screen.joined_late()
         else:
             term.console.print(Text(self.lobby_line()))
@@ -755,7 +756,15 @@ class Host:
         term = session.term
         word = line.strip().lower()
         asks, card = help_word(line)
-        if asks and card:
+        screen = session.screen
+        if screen is not None and screen.typed(line):
+            return  # (it turned the page of the log)
+        if word == "log":
+            if screen is None:
+                term.notice("The game has not begun: there is no log yet.", "yellow", own=True)
+            else:
+                screen.show_public_log()
+        elif asks and card:
             show_card(term, self._cards(), card)
         elif asks:
             show_help(term, "Watching, you can type:", WATCH_HELP)
@@ -928,7 +937,7 @@ class Host:
         # game never waits for the host (nor asks them to watch when every player is out).
         self.screen = Screen(self.console, None, io.StringIO())
         for session in self.spectators:
-            session.screen = WatchScreen(session.term, game)
+            session.screen = watch_screen(session.term, game, self.options.plain)
         kinds = "/".join(dict.fromkeys(opts.kind_of_bot(i) for i in range(n_bots)))
         bots = f" and {n_bots} {kinds} bot(s)" if n_bots else ""
         table.tell(

@@ -161,7 +161,7 @@ def files(name: str) -> dict[str, str]:
         "build-system": {"requires": ["hatchling"], "build-backend": "hatchling.build"},
         "project": {
             "name": f"spoiler-{name}",
-            "version": "0.1.0",
+            "dynamic": ["version"],  # written once: __version__ in the package
             "description": f"{title}: an expansion for Spoiler",
             "readme": "README.md",
             "requires-python": ">=3.11",
@@ -170,7 +170,10 @@ def files(name: str) -> dict[str, str]:
             "entry-points": {"spoiler": {name: package}},
         },
         "tool": {
-            "hatch": {"build": {"targets": {"wheel": {"packages": [f"src/{package}"]}}}},
+            "hatch": {
+                "version": {"path": f"src/{package}/__init__.py"},
+                "build": {"targets": {"wheel": {"packages": [f"src/{package}"]}}},
+            },
             "pytest": {"ini_options": {"testpaths": ["tests"]}},
             "ruff": {"line-length": 100},  # as Spoiler's own code, so card texts fit a line
         },
@@ -272,9 +275,12 @@ LOOT = "{name}:loot"
 RULE = "{name}:rule"
 LOOT_TO_WIN = 3
 
+#: The distribution's version (pyproject.toml reads it here) and the set's.
+__version__ = "0.1.0"
+
 {name_} = CardSet(
     "{name}",
-    "0.1.0",
+    __version__,
     title="{title}",
     description="Players gather loot; the first to hold enough of it wins.",
     rules=f"At the end of each round, a player with {{LOOT_TO_WIN}} or more loot spends "
