@@ -46,7 +46,8 @@ class Resolution(Hooks):
         }
 
     def _reorder(self) -> None:
-        self._rank = {seat: i for i, seat in enumerate(self._order)}
+        order = self._order
+        self._rank = dict(zip(order, range(len(order)), strict=True))
         self._order_version += 1
 
     def _in_priority(self, items: list[tuple]) -> Iterator[tuple]:
