@@ -391,17 +391,24 @@ def test_an_answer_to_play_again_that_is_neither_yes_nor_no_is_asked_again(host)
 # ==============================================================================================
 # A seat a bot took over
 # ==============================================================================================
+def once_ann_is_a_bot(hosted, at_prompt: int):
+    """A player's ``before`` hook: at prompt ``at_prompt``, wait until a bot took ann's seat."""
+
+    async def before(player, prompt):
+        if prompt == at_prompt:
+            while "ann did not come back" not in hosted.output:
+                await asyncio.sleep(0.02)
+
+    return before
+
+
 def test_a_seat_a_bot_took_over_is_named_as_a_bot_to_the_end_and_the_end_screen_says_so(host):
     """ann drops at her first prompt and does not come back: from then on ben's screen names
     her seat "ann (bot)", in the table, the round's events and the result, and the end
     screen says she was replaced."""
     hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "6", "--wait", "0.2")
 
-    async def after_the_bot(player, prompt):
-        if prompt == 1:
-            while "ann did not come back" not in hosted.output:
-                await asyncio.sleep(0.02)
-
+    after_the_bot = once_ann_is_a_bot(hosted, at_prompt=1)
     ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
     play_in_order(hosted, (ann, ann.play(leave_after=1)), (ben, ben.play(before=after_the_bot)))
     assert hosted.finish() == 0
@@ -413,6 +420,71 @@ def test_a_seat_a_bot_took_over_is_named_as_a_bot_to_the_end_and_the_end_screen_
     assert re.search(r"Replaced by a bot: ann", hosted.output)
     for line in after.splitlines():
         assert not re.search(r"\bann (played|selected|drew|lost|won)", line), line
+
+
+def test_while_a_dropped_seat_waits_the_others_are_told_how_long_it_still_waits(host):
+    """ann drops at her first prompt with --wait 5: ben, whose prompt stays open meanwhile,
+    is told she dropped out, then (every quarter of the wait, at least 2 s) how long her seat
+    still waits, then that a bot took it; never silence for the whole wait."""
+    hosted = host("--seats", "2", "--seed", "8", "--max-rounds", "3", "--wait", "5")
+
+    after_the_bot = once_ann_is_a_bot(hosted, at_prompt=1)
+    ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+    play_in_order(hosted, (ann, ann.play(leave_after=1)), (ben, ben.play(before=after_the_bot)))
+    assert hosted.finish() == 0
+    told = flat(ben.transcript)
+    dropped = told.index("ann dropped out. Their seat waits 5 s for them to join again.")
+    waiting = [
+        int(left)
+        for left in re.findall(
+            r"Waiting for ann to come back: (\d+) s left, then a greedy bot plays for them\.",
+            told,
+        )
+    ]
+    assert waiting and all(0 < left < 5 for left in waiting)
+    assert waiting == sorted(waiting, reverse=True)
+    assert dropped < told.index("Waiting for ann") < told.index("ann did not come back")
+
+
+def test_the_record_keeps_the_chat_and_the_seat_a_bot_took_over_and_replay_shows_both(
+    host, tmp_path
+):
+    """ben says "/say well played" at his first prompt; ann drops and does not come back.
+    The record (format 2) keeps ben's line with its round and marks ann's seat as a bot's
+    from round 1; ``spoiler replay`` shows the chat line and names the seat "ann (bot)", and
+    the record still replays exactly."""
+    from typer.testing import CliRunner
+
+    from spoiler import records
+    from spoiler.cli import app
+
+    hosted = host(
+        "--seats", "2", "--seed", "8", "--max-rounds", "6", "--wait", "0.2",
+        "--record", "game.toml",
+    )  # fmt: skip
+
+    after_the_bot = once_ann_is_a_bot(hosted, at_prompt=2)
+    ann, ben = Player(hosted, "ann"), Player(hosted, "ben")
+    said = {1: "/say well played\n"}
+    play_in_order(
+        hosted,
+        (ann, ann.play(leave_after=1)),
+        (ben, ben.play(send=said, before=after_the_bot)),
+    )
+    assert hosted.finish() == 0
+    path = tmp_path / "game.toml"
+    assert "format = 2" in path.read_text()
+    record = records.load(path)
+    assert record.players[0].replaced_in == 1 and record.players[0].replaced_by == "greedy"
+    assert record.players[1].replaced_in is None
+    assert [c for r in record.rounds for c in r.chat] == [{"by": "ben", "text": "well played"}]
+    replayed = CliRunner().invoke(app, ["replay", str(path)], env=BASE_ONLY)
+    assert replayed.exit_code == 0, replayed.output
+    assert "ben: well played" in replayed.output
+    assert re.search(r"ann \(bot\) (played|selected|drew|lost|won)", replayed.output)
+    assert "Replaced by a bot: ann, from round 1 on." in replayed.output
+    verified = CliRunner().invoke(app, ["replay", "--verify", str(path)], env=BASE_ONLY)
+    assert verified.exit_code == 0, verified.output
 
 
 # ==============================================================================================

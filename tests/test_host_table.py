@@ -57,6 +57,8 @@ class TablePlayer:
         self.hosted, self.name, self.size = hosted, name, size
         self.output = ""
         self.resize_at: tuple[int, tuple[int, int]] | None = None  # (prompt number, size)
+        self.half_typed = ""  # typed (no Enter) before that resize, then erased (Ctrl-U)
+        self.after_resize = ""  # what the host wrote from the resize on
         self.prompts = 0
 
     async def play(self) -> None:
@@ -81,10 +83,28 @@ class TablePlayer:
                 self.prompts += 1
                 if self.resize_at is not None and self.prompts == self.resize_at[0]:
                     columns, rows = self.resize_at[1]
+                    if self.half_typed:
+                        proc.stdin.write(self.half_typed)
+                        await asyncio.sleep(0.3)  # echoed after the prompt
+                    resized = len(self.output)
                     proc.channel.change_terminal_size(columns, rows)
-                    await asyncio.sleep(0.3)  # the frame drawn again at the new size
+                    while not any(len(f) == rows for f in frames(self.output[resized:])):
+                        self.output += await asyncio.wait_for(proc.stdout.read(1 << 16), PATIENCE)
+                    await asyncio.sleep(0.2)  # (the line editor's part of the redraw)
+                    self.output += await _ready(proc)
+                    self.after_resize = self.output[resized:]
+                    if self.half_typed:
+                        proc.stdin.write("\x15")  # Ctrl-U: the half-typed line erased
                 proc.stdin.write(answer + "\r")
             await proc.wait()
+
+
+async def _ready(proc) -> str:
+    """What the host has written that is there to read now (nothing: "")."""
+    try:
+        return await asyncio.wait_for(proc.stdout.read(1 << 16), 0.2)
+    except TimeoutError:
+        return ""
 
 
 def test_each_seat_gets_frames_for_its_own_terminal_that_keep_its_secrets(host, tmp_path):
@@ -209,3 +229,25 @@ def test_a_spectator_watches_on_the_table_and_reads_the_log_and_no_frame_shows_a
     assert "Watching. /say TEXT to talk, log" in ESCAPE.sub("", zed.output)
     ending = ESCAPE.sub("", zed.output[zed.output.rindex("\x1b[?1049l") :])
     assert "Final table" in ending
+
+
+def test_after_a_resize_the_line_editor_puts_back_a_half_typed_line_after_the_prompt(host):
+    """ann has typed "ab" (no Enter) at her second prompt when she resizes her terminal to
+    100x30: the frame is drawn again at the new size with its prompt, and "ab" is back right
+    after the prompt (the server's line editor counted the prompt's columns); she erases it
+    and answers, and the game goes on to its end."""
+    hosted = host("--seats", "1", "--bots", "2", "--seed", "8", "--max-rounds", "3")
+    ann = TablePlayer(hosted, "ann", (80, 24))
+    ann.resize_at, ann.half_typed = (2, (100, 30)), "ab"
+
+    async def scenario():
+        await asyncio.gather(*await in_order(hosted, (ann, ann.play())))
+
+    run(scenario())
+    assert hosted.finish() == 0
+    last = list(FRAME.finditer(ann.after_resize))[-1]
+    assert len(frames(last.group(0))[0]) == 30
+    prompt = ESCAPE.sub("", last.group(1)).rstrip("\n").splitlines()[-1]
+    assert re.fullmatch(r"\S.*\? \[[^\]]+\] ", prompt), prompt
+    assert ESCAPE.sub("", ann.after_resize[last.end() :]).startswith("ab")
+    assert "Final table" in ESCAPE.sub("", ann.output[ann.output.rindex("\x1b[?1049l") :])

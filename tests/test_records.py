@@ -113,7 +113,7 @@ def test_a_record_holds_the_seed_sets_players_options_decisions_and_result(regis
     the result"."""
     game = bots_game(registry, seed=3, kind="greedy")
     data = tomllib.loads(play_recorded(registry, game).dumps())
-    assert data["format"] == records.FORMAT
+    assert data["format"] == 1  # (no chat, no seat a bot took over: the oldest format)
     assert data["spoiler_game"] == __version__
     assert data["seed"] == 3
     assert data["options"] == {"max_rounds": 100, "strict": False}
@@ -594,7 +594,7 @@ def _answered_round(data):
 
 # (what is edited, the edit, what the one-line error must say)
 HAND_EDITS = [
-    ("format, future", lambda d: d.update(format=2), "format: this record uses format 2"),
+    ("format, future", lambda d: d.update(format=3), "format: this record uses format 3"),
     ("format, not a number", lambda d: d.update(format="1"), "format: '1' is not a record format"),
     ("format, missing", lambda d: d.pop("format"), "format: missing"),
     ("spoiler_game", lambda d: d.update(spoiler_game=1), "spoiler_game: expected a string"),
@@ -662,6 +662,32 @@ HAND_EDITS = [
         "players[2].kind",
         lambda d: d["players"][1].update(kind=5),
         "players[2].kind: expected a string",
+    ),
+    (
+        "chat, in format 1",
+        lambda d: d["rounds"][0].update(chat=[{"by": "ann", "text": "hi"}]),
+        "round 1: chat: unknown field",
+    ),
+    (
+        "chat, an escape sequence",
+        lambda d: (
+            d.update(format=2),
+            d["rounds"][0].update(chat=[{"by": "ann", "text": "\x1b[2Jgone"}]),
+        ),
+        "round 1, chat 1: not a name (at most 80) and one line",
+    ),
+    (
+        "replaced_in, in format 1",
+        lambda d: d["players"][0].update(replaced_in=1, replaced_by="greedy"),
+        "players[1].replaced_in: unknown field",
+    ),
+    (
+        "replaced_in, a bot's seat",
+        lambda d: (
+            d.update(format=2),
+            d["players"][0].update(kind="greedy", replaced_in=1, replaced_by="greedy"),
+        ),
+        "players[1]: replaced_in and replaced_by name the round",
     ),
     ("rounds, renumbered", lambda d: d["rounds"][1].update(round=7), "round 2: numbered 7"),
     ("rounds, round missing", lambda d: d["rounds"][1].pop("round"), "round 2: round: missing"),
@@ -908,6 +934,26 @@ def test_quit_with_ctrl_c_save_resume_finish_and_replay_in_a_terminal(tmp_path):
     assert child.exitstatus == 0
     assert [line.strip() for line in child.before.strip().splitlines()[-2:]] == [end, seed]
     assert "Traceback" not in child.before
+
+
+def test_a_record_with_chat_or_a_seat_a_bot_took_over_is_format_2_and_reads_back(registry):
+    """A record is written in the oldest format that holds it: format 1 without chat and
+    without a seat a bot took over (so older versions of spoiler-game read it), format 2 with
+    them; both read back as written."""
+    record = play_recorded(registry, bots_game(registry, seed=3, kind="greedy"))
+    assert tomllib.loads(record.dumps())["format"] == 1
+    record.players[0] = replace(
+        record.players[0], kind="human", replaced_in=2, replaced_by="greedy"
+    )
+    record.rounds[1].chat.append({"by": "zed (watching)", "text": "nice one"})
+    data = tomllib.loads(record.dumps())
+    assert data["format"] == 2
+    assert data["players"][0] == {
+        "name": record.players[0].name, "kind": "human", "replaced_in": 2, "replaced_by": "greedy"
+    }  # fmt: skip
+    assert data["rounds"][1]["chat"] == [{"by": "zed (watching)", "text": "nice one"}]
+    again = records.parse(data)
+    assert again.players == record.players and again.rounds[1].chat == record.rounds[1].chat
 
 
 def test_a_table_play_cannot_seat_is_told_its_seed_alone(registry):

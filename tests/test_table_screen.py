@@ -5,6 +5,7 @@ at one keyboard too, and fits the terminal it is drawn for."""
 from __future__ import annotations
 
 import io
+import itertools
 import random
 
 import pytest
@@ -88,3 +89,42 @@ def test_every_frame_at_one_keyboard_shows_each_player_only_what_they_may_know(i
         assert {shown_to for shown_to, _ in frames} >= {None, 0, 1, 2}
         handovers = [text for _, text in frames if "press Enter when only you can see" in text]
         assert handovers and all("Your hand" not in text for text in handovers)
+
+
+def test_a_watched_round_longer_than_its_place_is_paged_never_scrolled(installed):
+    """Four bots watched at 80x24, a frame after each event worth reading: the round's place
+    fills from the top of a page, every line keeping its row, and once it is full the next
+    page starts at the top with what the last one did not show whole. A scroll (the lines
+    moved up by a line or two) never happens; every sentence of the game was on a frame."""
+    from spoiler.console.regions import ANSI
+    from spoiler.console.screen import EVERYTHING, Screen
+
+    registry = plugins.load(environ={"SPOILER_PLUGINS": ""})
+    console = Console(
+        file=io.StringIO(), width=80, height=24, color_system=None, force_terminal=True
+    )
+    screen = TableScreen(console, EVERYTHING, stdin=io.StringIO(), delay=0.0001)
+    regions: list[list[str]] = []
+    screen.on_frame = lambda text: regions.append(
+        [ANSI.sub("", line).rstrip() for line in screen.outcome_drawn]
+    )
+    game = new_game(registry, seat_players(registry, [], 4, "greedy", 5, screen), None, 5, 12)
+    with screen.shown():
+        run_game(game, screen)
+    turned = 0
+    for before, after in itertools.pairwise(regions):
+        if after[: len(before)] == before or not before:
+            continue  # the page grew (or a frame with no round yet)
+        turned += 1
+        kept = next(k for k in range(len(before), -1, -1) if after[:k] == before[len(before) - k :])
+        assert kept <= 2, (before, after)  # at most a sentence the old page showed in part
+    assert turned >= 2, "the game's rounds were longer than their place"
+    # Every sentence of the game, as the transcript tells it, was on some frame.
+    plain = io.StringIO()
+    transcript = Screen(Console(file=plain, width=80, color_system=None), EVERYTHING, delay=0)
+    game = new_game(registry, seat_players(registry, [], 4, "greedy", 5, transcript), None, 5, 12)
+    run_game(game, transcript)
+    shown = " ".join(" ".join(region) for region in regions)
+    for line in plain.getvalue().splitlines():
+        if line.startswith("  ") and " played " in line:
+            assert line.strip() in shown, line

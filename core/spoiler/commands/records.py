@@ -326,7 +326,7 @@ def _resume_held(file: Path, record, registry, held, plain: bool = False) -> Non
     from spoiler.session.match import game_seed
 
     out = console()
-    screen = table_or_transcript(out, reader_of([p.kind for p in record.players]), plain=plain)
+    screen = table_or_transcript(out, reader_of(_kinds(record)), plain=plain)
     screen.again = partial(play_command, record)
 
     def setup(seed: int):
@@ -398,24 +398,29 @@ def _resume_held(file: Path, record, registry, held, plain: bool = False) -> Non
     out.print(f"Saved to {file}.", markup=False, soft_wrap=True)
 
 
+def _kinds(record) -> list[str]:
+    """Who plays each seat on: its kind, or the bot's that took a hosted player's seat."""
+    return [p.replaced_by or p.kind for p in record.players]
+
+
 def _live_agents(file: Path, record, registry, screen) -> list:
     """The agents who go on playing: a human at this keyboard for each human, the recorded
     bot kinds (seeded from the game's seed and the record's bot key, with the bot options the
-    record keeps) for the others."""
+    record keeps) for the others, and for a hosted seat a bot took over, that bot's kind."""
     from spoiler.agents.options import OptionError
     from spoiler.console.human import HumanAgent
     from spoiler.plugins import UnknownName
 
-    hot_seat = [p.kind for p in record.players].count("human") > 1
+    hot_seat = _kinds(record).count("human") > 1
     options = record.bot_options or None
     live = []
-    for seat, player in enumerate(record.players):
-        if player.kind == "human":
+    for seat, kind in enumerate(_kinds(record)):
+        if kind == "human":
             live.append(HumanAgent(screen, hot_seat=hot_seat))
             continue
         try:
             bot = registry.agent(
-                player.kind,
+                kind,
                 seat,
                 record.seed,
                 options,

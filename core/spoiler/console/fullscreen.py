@@ -66,22 +66,34 @@ ALTERNATE_ON, ALTERNATE_OFF = "\x1b[?1049h\x1b[H\x1b[2J", "\x1b[?1049l"
 def wants_table(console: Console, stdin=None, *, plain: bool = False) -> bool:
     """Should a game at this console be drawn full screen? Only at a terminal, both ways
     (output and the keyboard), that is not ``TERM=dumb``, and not with ``--plain``."""
-    stdin = sys.stdin if stdin is None else stdin
-    try:
-        typing = stdin.isatty()
-    except (AttributeError, ValueError):
-        typing = False
+    typing = typed_at_a_terminal(sys.stdin if stdin is None else stdin)
     return not plain and console.is_terminal and not console.is_dumb_terminal and typing
 
 
-def painted(frame: Sequence[str], rows: int, prompt_row: int, prompt: str = "") -> str:
+def typed_at_a_terminal(stdin) -> bool:
+    """Is ``stdin`` a terminal (someone there to press Enter)?"""
+    try:
+        return bool(stdin.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def painted(
+    frame: Sequence[str], rows: int, prompt_row: int, prompt: str = "", *, editor: bool = False
+) -> str:
     """What draws ``frame`` over the whole screen, row by row (each row cleared to its end),
-    the cursor left on ``prompt_row`` after ``prompt`` (rendered)."""
+    the cursor left on ``prompt_row`` after ``prompt`` (rendered). With ``editor`` (an ssh
+    line editor echoes what is typed, and knows its column only from the text written, not
+    from cursor addressing) the prompt row is reached by a newline from the row above, so
+    that the editor counts the prompt's columns from 0 and puts a half-typed line after it."""
     out = [BEGIN]
     for row in range(rows):
         line = frame[row] if row < len(frame) else ""
         out.append(f"\x1b[{row + 1};1H{line}\x1b[0m\x1b[K")
-    out.append(f"\x1b[{prompt_row};1H{prompt}{END}")
+    if editor and prompt_row > 1:
+        out.append(f"\x1b[{prompt_row - 1};1H\n{prompt}{END}")
+    else:
+        out.append(f"\x1b[{prompt_row};1H{prompt}{END}")
     return "".join(out)
 
 
@@ -140,6 +152,8 @@ class TableScreen(Screen):
     draws_table = True
     #: Does a resize of this process's own terminal (SIGWINCH) concern this screen?
     watches_signals = True
+    #: Is the prompt read by a line editor at the other end (ssh), which writes no prompt?
+    remote_editor = False
 
     def __init__(
         self,
@@ -243,8 +257,13 @@ class TableScreen(Screen):
     def wait(self, seconds: float) -> None:
         """Watching bots: the frame is drawn after each event worth reading, then the pause."""
         if self.active:
-            self.draw()
+            self._draw_watched()
         time.sleep(seconds)
+
+    def _draw_watched(self) -> None:
+        """The frame for a watcher, its round paged, never scrolled (``Outcome.watched``)."""
+        columns, rows = self.size()
+        self.draw(page=self.outcome.watched(columns, self._layout(columns, rows)[1]))
 
     def standings(self, title: str) -> None:
         if not self.active:  # the frame shows the table always
@@ -320,14 +339,14 @@ class TableScreen(Screen):
         if not self.active or self.quiet or self.game.over:
             return
         if not self.humans_in_play():
-            self.draw()
+            self._draw_watched()
             return
         selecting = self.game.selecting()
         if any(seat in selecting for seat in self._mine()) or not self._can_ask():
             self.draw()
             return
         self._page_through()
-        self._enter(f"Round {self.game.round} is over. Press Enter to go on.")
+        self._ask(f"Round {self.game.round} is over. Press Enter to go on.", ())
 
     def end(self) -> None:
         """The last frame (the final table, who knocked out whom, who won, the seed) until
@@ -343,20 +362,14 @@ class TableScreen(Screen):
         super().end()  # (its standings are the frame's table)
         if self._can_ask():
             self._page_through()
-            self._enter("Game over. Press Enter to leave the table.")
+            self._ask("Game over. Press Enter to leave the table.", ())
         else:
-            self.draw()
+            self.draw() if self.humans_in_play() else self._draw_watched()
         self.stop()
         super().end()
 
     def _can_ask(self) -> bool:
-        try:
-            return bool(self.stdin.isatty())
-        except (AttributeError, ValueError):
-            return False
-
-    def _enter(self, prompt: str) -> None:
-        self._ask(prompt, ())
+        return typed_at_a_terminal(self.stdin)
 
     # -- input -------------------------------------------------------------------------------
     def read(self, prompt: str, answers: Sequence[str] = ()) -> str:
@@ -436,7 +449,7 @@ class TableScreen(Screen):
 
     def _show_rows(self, frame: list[str], rows: int, prompt: str) -> str:
         body = (frame + [""] * rows)[: rows - 2]
-        self._paint(body, prompt, rows - 1, write_prompt=False)
+        self._paint(body, prompt, rows - 1, write_prompt=self._writes_prompt(prompt))
         return self._input(prompt, ())
 
     # -- drawing -------------------------------------------------------------------------------
@@ -447,8 +460,8 @@ class TableScreen(Screen):
         prompt, page = self._last
         with self._lock:
             self.draw(prompt, page=page)
-            if self._reading is not None:  # the line being typed, after its prompt again
-                self._write(self._reading + self._typed())
+            if self._reading is not None and not self._writes_prompt(prompt):
+                self._write(self._reading + self._typed())  # the line typed, after its prompt
 
     def draw(self, prompt: str = "", *, page: int | None = None) -> None:
         """Draw the frame: the table, the outcome (from record ``page`` on, else its newest
@@ -478,6 +491,7 @@ class TableScreen(Screen):
             if page is not None
             else self.outcome.tail(columns, height)
         )
+        self.outcome_drawn = outcome  # (the round's lines in this frame: for tests)
         frame = body["table"] + outcome + [""] * (height - len(outcome))
         frame += body["hand"] + body["notices"] + body["prompt"]
         self._paint(
@@ -485,15 +499,14 @@ class TableScreen(Screen):
         )
 
     def _writes_prompt(self, prompt: str) -> bool:
-        """Is the prompt drawn with the frame? Not when it is about to be read at this
-        process's terminal (the line editor writes it, to know where the line begins)."""
+        """With the frame? Not when this process's line editor reads (and writes) it."""
         return not prompt
 
     def _paint(
         self, frame: list[str], prompt: str, prompt_row: int, *, write_prompt: bool = True
     ) -> None:
         shown = self._rendered_prompt(prompt) if write_prompt and prompt else ""
-        self._write(painted(frame, self.size()[1], prompt_row, shown))
+        self._write(painted(frame, self.size()[1], prompt_row, shown, editor=self.remote_editor))
         self.frames += 1
         if self.on_frame is not None:
             text = [ANSI.sub("", line).rstrip() for line in frame[: prompt_row - 1]]

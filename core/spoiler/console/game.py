@@ -148,9 +148,14 @@ def replay_game(record, registry, screen, step: bool = False) -> Replayed:
                 answer = "q"
             if answer.lower() in ("q", "quit"):
                 return Replayed(game, first, stopped=True)
+        for seat, player in enumerate(record.players):  # a bot took the seat in this round
+            if player.replaced_in == entry.round:
+                screen.replace(seat, entry.round)
         game.play_round()
         first = first or recorder.round_played(game)
         screen.catch_up()
+        for line in entry.chat:  # what was said at the table while the round was played
+            screen.notice(f"{line['by']}: {line['text']}", "cyan")
         if screen.reader == EVERYTHING and not game.over:
             screen.standings(f"After round {game.round}")
         if game.over:

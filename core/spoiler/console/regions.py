@@ -140,6 +140,7 @@ class Outcome:
         self.told: list[Record] = []
         self.rendered: dict[int, tuple[int, list[str]]] = {}  # index -> (width, lines)
         self.seen = 0
+        self.on_page = 0  # records a watcher's last frame showed whole, from ``seen``
 
     def __len__(self) -> int:
         return len(self.told)
@@ -196,9 +197,26 @@ class Outcome:
             count += 1
         self.seen += max(1, count)
 
+    def watched(self, columns: int, height: int) -> int:
+        """Where a watcher's region starts (no one presses Enter to turn a page): it fills
+        from the top of a page, each line keeping its row; once the unread lines no longer
+        fit, the next page begins after the records the last one showed whole. (A record
+        longer than the region shows its beginning, and is turned past at the next page.)"""
+        if self.pages_left(columns, height) and self.on_page:
+            self.seen += self.on_page
+        shown, self.on_page = 0, 0
+        for index in range(self.seen, len(self.told)):
+            shown += len(self.lines_of(index, columns))
+            if shown > height:
+                break
+            self.on_page += 1
+        if not self.on_page and self.seen < len(self.told):
+            self.on_page = 1  # (too long on its own: shown cut, once)
+        return self.seen
+
     def read(self) -> None:
         """Everything told so far has been in front of the player."""
-        self.seen = len(self.told)
+        self.seen, self.on_page = len(self.told), 0
 
 
 # -- the hand ------------------------------------------------------------------------------------

@@ -120,11 +120,12 @@ class Screen:
         self._pending_faults: list = []
         self.replaced: dict[int, int] = {}  # seats a bot took over: seat -> from which round
 
-    def replace(self, seat: int) -> None:
-        """A bot plays ``seat`` from now on (a hosted player who left): the seat is named
-        "NAME (bot)" everywhere from here on, and the end screen says who was replaced."""
+    def replace(self, seat: int, since: int | None = None) -> None:
+        """A bot plays ``seat`` from now on (a hosted player who left; in a replay, from
+        round ``since``): the seat is named "NAME (bot)" everywhere from here on, and the end
+        screen says who was replaced."""
         if seat not in self.replaced:
-            self.replaced[seat] = max(1, self.game.round)
+            self.replaced[seat] = since or max(1, self.game.round)
             self.names[seat] = f"{self.names[seat]} (bot)"
 
     def notice(self, text: str, style: str = "bold") -> None:

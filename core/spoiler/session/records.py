@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -27,8 +29,12 @@ from spoiler import __version__
 from spoiler.model.views import Selection
 from spoiler.rules.game import Game, GameError, Seat
 
-#: The record format this module writes; it reads this one only.
-FORMAT = 1
+#: The newest record format this module reads and writes. A record is written in the oldest
+#: format that holds it: format 2 adds the chat (``rounds.chat``) and the seats a bot took over
+#: (``players.replaced_in``, ``players.replaced_by``); a record with neither is format 1.
+FORMAT = 2
+#: The formats this module reads.
+FORMATS = (1, 2)
 HUMAN = "human"
 #: The checksum of a record edited by hand on purpose: it is then read without one.
 EDITED = "edited"
@@ -42,6 +48,8 @@ MAX_ROUNDS = 500
 MAX_THINK_MS = 60_000
 #: The longest line a record keeps for one fault of a bot (``RoundEntry.faults``).
 MAX_FAULT = 500
+#: The longest chat line (``RoundEntry.chat``), and the longest name it is said by.
+MAX_CHAT_TEXT, MAX_CHAT_BY = 200, 80
 
 
 class RecordError(GameError):
@@ -65,6 +73,10 @@ class SetEntry:
 class PlayerEntry:
     name: str
     kind: str  # "human" or the bot kind
+    #: A human's seat a bot took over (a hosted player who left): from which round on, and
+    #: the bot's kind. None: the seat's own player played it throughout.
+    replaced_in: int | None = None
+    replaced_by: str | None = None
 
 
 @dataclass
@@ -79,6 +91,10 @@ class RoundEntry:
     #: What went wrong with the bots in this round (``spoiler.agents.Fault``), in order:
     #: {"seat", "fault"}, the line the screen showed. Not part of the game: nothing replays it.
     faults: list[dict] = field(default_factory=list)
+    #: The chat lines said at the table while the round was played (or before it began):
+    #: {"by", "text"}, in order, ``by`` as everyone saw it ("ann", "zed (watching)"). Not
+    #: part of the game either.
+    chat: list[dict] = field(default_factory=list)
 
     @property
     def decisions(self) -> dict:
@@ -195,9 +211,16 @@ class Record:
         self.seed, self.rounds, self.result = seed, [], None
 
     # -- TOML ------------------------------------------------------------------------------
+    def format(self) -> int:
+        """The oldest format that holds this record."""
+        games = self.match.games if self.match is not None else []
+        rounds = [*self.rounds, *(r for g in games for r in g.rounds)]
+        newer = any(r.chat for r in rounds) or any(p.replaced_in for p in self.players)
+        return 2 if newer else 1
+
     def to_toml(self) -> dict:
         body: dict = {
-            "format": FORMAT,
+            "format": self.format(),
             "spoiler_game": self.spoiler_game,
             "seed": self.seed,
             "options": {"max_rounds": self.max_rounds, "strict": self.strict},
@@ -219,7 +242,7 @@ class Record:
             }
             for s in self.sets
         ]
-        body["players"] = [{"name": p.name, "kind": p.kind} for p in self.players]
+        body["players"] = [_player_to_toml(p) for p in self.players]
         body["rounds"] = [_round_to_toml(r) for r in self.rounds]
         if self.match is not None:
             body["match"] = {
@@ -252,6 +275,13 @@ class Record:
             recordfile.replace(target, data)
 
 
+def _player_to_toml(player: PlayerEntry) -> dict:
+    out: dict = {"name": player.name, "kind": player.kind}
+    if player.replaced_in is not None:
+        out["replaced_in"], out["replaced_by"] = player.replaced_in, player.replaced_by
+    return out
+
+
 def _round_to_toml(entry: RoundEntry) -> dict:
     selections = []
     for seat, sel in sorted(entry.selections.items()):
@@ -264,6 +294,8 @@ def _round_to_toml(entry: RoundEntry) -> dict:
         out["answers"] = [dict(a) for a in entry.answers]
     if entry.faults:
         out["faults"] = [dict(f) for f in entry.faults]
+    if entry.chat:
+        out["chat"] = [dict(c) for c in entry.chat]
     return out
 
 
@@ -325,12 +357,12 @@ def parse(data: dict) -> Record:
     if version > FORMAT:
         raise RecordError(
             f"format: this record uses format {version}, but this spoiler-game "
-            f"({__version__}) reads format {FORMAT}; upgrade spoiler-game to read it"
+            f"({__version__}) reads formats up to {FORMAT}; upgrade spoiler-game to read it"
         )
-    if version != FORMAT:
+    if version not in FORMATS:
         raise RecordError(
             f"format: format {version} is no longer supported (this spoiler-game "
-            f"reads format {FORMAT})"
+            f"reads formats {', '.join(map(str, FORMATS))})"
         )
     r.only(
         "format",
@@ -401,21 +433,16 @@ def parse(data: dict) -> Record:
     if len({s.name for s in sets}) != len(sets):
         raise RecordError("sets: a set is listed twice")
 
-    players = []
-    for i, item in enumerate(r.get("players", list), 1):
-        p = _Reader(item, f"players[{i}].", dict)
-        p.only("name", "kind")
-        name, kind = p.get("name", str), p.get("kind", str)
-        if not name.strip() or not kind.strip():
-            raise RecordError(f"players[{i}]: a player needs a name and a kind")
-        players.append(PlayerEntry(name, kind))
+    players = [_parse_player(item, i, version) for i, item in enumerate(r.get("players", list), 1)]
     if not 2 <= len(players) <= 8:
         raise RecordError(f"players: a game has 2 to 8 players, not {len(players)}")
 
     listed = r.get("rounds", list)
     if len(listed) > MAX_ROUNDS:
         raise RecordError(f"rounds: {len(listed)} rounds, more than any game has ({MAX_ROUNDS})")
-    rounds = [_parse_round(item, i, len(players)) for i, item in enumerate(listed, 1)]
+    rounds = [
+        _parse_round(item, i, len(players), version=version) for i, item in enumerate(listed, 1)
+    ]
     result = None
     if "result" in data:
         result = _parse_result(r.get("result", dict), len(players), len(rounds))
@@ -436,7 +463,9 @@ def parse(data: dict) -> Record:
             f"checksum: does not match the contents: the file was truncated or "
             f'changed (to accept hand edits, set checksum = "{EDITED}")'
         )
-    match = _parse_match(r.get("match", dict), len(players), seed) if "match" in data else None
+    match = None
+    if "match" in data:
+        match = _parse_match(r.get("match", dict), len(players), seed, version)
     return Record(
         seed,
         sets,
@@ -464,7 +493,7 @@ def _bot_options(options: _Reader) -> dict[str, str]:
         raise RecordError(str(exc)) from None
 
 
-def _parse_match(item, players: int, seed: int) -> Match:
+def _parse_match(item, players: int, seed: int, version: int = FORMAT) -> Match:
     from spoiler.session.match import game_seed
 
     r = _Reader(item, "match.", dict)
@@ -485,7 +514,7 @@ def _parse_match(item, players: int, seed: int) -> Match:
         if g.get("seed", int) != game_seed(match.seed, number):
             raise RecordError(f"{where}.seed: not the seed of game {number} of this match")
         rounds = [
-            _parse_round(item, i, players, f"{where}, ")
+            _parse_round(item, i, players, f"{where}, ", version)
             for i, item in enumerate(g.get("rounds", list), 1)
         ]
         result = _parse_result(g.get("result", dict), players, len(rounds), f"{where}.")
@@ -546,10 +575,38 @@ def _seat(value, where: str, players: int) -> int:
     return value
 
 
-def _parse_round(item, number: int, players: int, game: str = "") -> RoundEntry:
+def _parse_player(item, i: int, version: int) -> PlayerEntry:
+    p = _Reader(item, f"players[{i}].", dict)
+    p.only("name", "kind", *(("replaced_in", "replaced_by") if version >= 2 else ()))
+    name, kind = p.get("name", str), p.get("kind", str)
+    if not name.strip() or not kind.strip():
+        raise RecordError(f"players[{i}]: a player needs a name and a kind")
+    if "replaced_in" not in item and "replaced_by" not in item:
+        return PlayerEntry(name, kind)
+    since, by = p.get("replaced_in", int), p.get("replaced_by", str)
+    if kind != HUMAN or not 1 <= since <= MAX_ROUNDS or not by.strip():
+        raise RecordError(
+            f"players[{i}]: replaced_in and replaced_by name the round (1 to {MAX_ROUNDS}) "
+            "from which a bot, of a kind, played a human's seat"
+        )
+    return PlayerEntry(name, kind, since, by)
+
+
+def _one_line(text: str, limit: int) -> bool:
+    """Is ``text`` one line of at most ``limit`` characters that draws nothing but itself
+    (no escape sequence, control or format character)?"""
+    return len(text) <= limit and not any(
+        unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for ch in text
+    )
+
+
+def _parse_round(
+    item, number: int, players: int, game: str = "", version: int = FORMAT
+) -> RoundEntry:
     where = f"{game}round {number}"
     r = _Reader(item, f"{where}: ", dict)
-    r.only("round", "events", "log", "selections", "answers", "faults")
+    fields = ["round", "events", "log", "selections", "answers", "faults"]
+    r.only(*fields, *(["chat"] if version >= 2 else []))
     if r.get("round", int) != number:
         raise RecordError(
             f"{where}: numbered {_show(item['round'])}, but rounds must be numbered 1, 2, 3 … in order"
@@ -590,8 +647,19 @@ def _parse_round(item, number: int, players: int, game: str = "") -> RoundEntry:
         if len(text) > MAX_FAULT or "\n" in text:
             raise RecordError(f"{where}, fault {i}: fault: not one line of at most {MAX_FAULT}")
         faults.append({"seat": seat, "fault": text})
+    chat = []
+    for i, item in enumerate(r.get("chat", list, []), 1):
+        c = _Reader(item, f"{where}, chat {i}: ", dict)
+        c.only("by", "text")
+        by, text = c.get("by", str), c.get("text", str)
+        if not by.strip() or not _one_line(by, MAX_CHAT_BY) or not _one_line(text, MAX_CHAT_TEXT):
+            raise RecordError(
+                f"{where}, chat {i}: not a name (at most {MAX_CHAT_BY}) and one line of at most "
+                f"{MAX_CHAT_TEXT} printable characters"
+            )
+        chat.append({"by": by, "text": text})
     events = r.get("events", int)
-    return RoundEntry(number, selections, answers, events, r.get("log", str), faults)
+    return RoundEntry(number, selections, answers, events, r.get("log", str), faults, chat)
 
 
 def _parse_result(item, players: int, rounds: int, prefix: str = "") -> dict:
@@ -798,6 +866,20 @@ class Recorder:
         self.path = path
         self.digest = LogDigest()
         self._faults: dict[int, int] = {}  # faults taken from each seat's agent
+        self._chat: list[dict] = []  # said since the last round was recorded
+        self._lock = threading.Lock()  # (chat comes from the host's loop, rounds from the game)
+
+    def chat(self, by: str, text: str) -> None:
+        """A chat line said at the table now: kept with the round being played."""
+        with self._lock:
+            self._chat.append({"by": by[:MAX_CHAT_BY], "text": text[:MAX_CHAT_TEXT]})
+
+    def replaced(self, seat: int, since: int, kind: str) -> None:
+        """A bot of ``kind`` plays ``seat`` from round ``since`` on (saved with the next
+        round)."""
+        with self._lock:
+            player = self.record.players[seat]
+            self.record.players[seat] = replace(player, replaced_in=since, replaced_by=kind)
 
     def round_played(self, game: Game) -> str | None:
         record, number = self.record, game.round
@@ -822,8 +904,10 @@ class Recorder:
             if game.over and record.result != _result(game, digest):
                 return f"round {number}: the result differs from the record"
             return None
+        with self._lock:
+            chat, self._chat = self._chat, []
         record.rounds.append(
-            RoundEntry(number, made["selections"], made["answers"], len(log), digest, faults)
+            RoundEntry(number, made["selections"], made["answers"], len(log), digest, faults, chat)
         )
         if game.over:
             record.result = _result(game, digest)

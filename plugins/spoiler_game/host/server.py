@@ -715,6 +715,10 @@ class Host:
         self.announce(
             chat_line(session.name, text, watching=session.watching), "cyan", own=session.term
         )
+        table, recorder = self.table, self.recorder
+        if table is not None and recorder is not None and not table.finished:
+            by = chat_line(session.name, "", watching=session.watching).removesuffix(": ")
+            recorder.chat(by, text)  # (kept with the round being played, shown by replay)
 
     def _taken_by_spectator(self, name: str) -> bool:
         return any(name_key(s.name) == name_key(name) for s in self.spectators)
@@ -910,7 +914,7 @@ class Host:
             leaving_words=self.leaving_words,
             turn_time=opts.turn_time,
             watchers=lambda: [s.screen for s in self.spectators if s.screen is not None],
-            host_screen_replace=lambda seat: self.screen.replace(seat),
+            host_screen_replace=self._replaced,
             plain=opts.plain,
         )
         seats = [
@@ -947,6 +951,12 @@ class Host:
         table.tell_rules()  # as a local game starts: the rules its sets add
         self._thread = threading.Thread(target=self._play, name="spoiler-game", daemon=True)
         self._thread.start()
+
+    def _replaced(self, seat: int) -> None:
+        """A bot plays ``seat`` from now on: the host's screen and the record say so."""
+        self.screen.replace(seat)
+        if self.recorder is not None:
+            self.recorder.replaced(seat, self.screen.replaced[seat], self.options.bot_kind)
 
     def drop_record(self) -> None:
         """No game was played: let go of the record file, and remove it if made for this."""

@@ -14,6 +14,7 @@ asked again on their new screen. After that a bot takes the seat for the rest of
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
@@ -33,6 +34,9 @@ from spoiler_game.host.terminal import (
     TurnOver,
 )
 
+#: While a dropped seat waits for its player: the most often (in seconds) the others are told
+#: how long it still waits, and the fewest times (a quarter of ``--wait``, at least this).
+WAITING_EVERY = 2.0
 #: Failed prompts in a row after which a bot takes the seat (a prompt that fails is that
 #: seat's problem: it is asked again, and the rest of the table never notices).
 MAX_FAILURES = 3
@@ -213,6 +217,24 @@ class Table:
             f"{seat.name} dropped out. Their seat waits {self.wait:g} s for them to join again.",
             style="yellow",
         )
+        every, dropped = max(WAITING_EVERY, self.wait / 4), time.monotonic()
+        self.call_later(every, lambda: self._still_waiting(seat, drop, dropped, every))
+
+    def _still_waiting(self, seat: HostedSeat, drop: int, since: float, every: float) -> None:
+        """The others are told how long the dropped seat still waits (every ``every`` s)."""
+        with self.lock:
+            if seat.drops != drop or seat.bot is not None or self.finished or self.stopping:
+                return  # they came back, a bot took the seat, or the game is over
+        left = self.wait - (time.monotonic() - since)
+        if left < 0.5:
+            return
+        self.tell(
+            f"Waiting for {seat.name} to come back: {left:.0f} s left, then a {self.bot_kind} "
+            f"bot plays for them.",
+            style="dim",
+        )
+        if left > every:
+            self.call_later(every, lambda: self._still_waiting(seat, drop, since, every))
 
     def _expire(self, seat: HostedSeat, drop: int) -> None:
         with self.lock:
@@ -298,17 +320,12 @@ class Table:
         waits for, and for how long."""
         waited = round(clock.clock() - clock.started)
         left = max(1, round(clock.deadline - clock.clock()))
-        terminal = seat.terminal
-        if terminal is not None and not terminal.closed:
-            terminal.notice(
-                f"{left} s left to decide; then a {self.bot_kind} bot decides for you.",
-                "bold yellow",
-            )
-        self.tell(
+        self._tell_seat_and_table(
+            seat,
+            f"{left} s left to decide; then a {self.bot_kind} bot decides for you.",
             f"Waiting for {seat.name} ({waited} s so far): a {self.bot_kind} bot decides for "
             f"them in {left} s.",
             style="dim",
-            but=seat,
         )
 
     def _stand_in(self, seat: HostedSeat, bot: Callable, clock):
@@ -319,19 +336,22 @@ class Table:
                 seat.stand_in = self.make_bot(seat.index)
             stand_in = seat.stand_in
         seconds = f"{clock.seconds:g} s" if clock is not None else "their time"
-        terminal = seat.terminal
-        if terminal is not None and not terminal.closed:
-            terminal.notice(
-                f"Your {seconds} ran out: a {self.bot_kind} bot decided for you this time.",
-                "bold yellow",
-            )
-        self.tell(
+        self._tell_seat_and_table(
+            seat,
+            f"Your {seconds} ran out: a {self.bot_kind} bot decided for you this time.",
             f"{seat.name} took longer than {seconds}: a {self.bot_kind} bot decided for them "
             f"this time.",
             style="yellow",
-            but=seat,
         )
         return bot(stand_in)
+
+    def _tell_seat_and_table(self, seat: HostedSeat, yours: str, theirs: str, style: str) -> None:
+        """The seat's turn clock: ``yours`` on the seat's own terminal (when connected, in
+        bold yellow), ``theirs`` for everyone else and the host (in ``style``)."""
+        terminal = seat.terminal
+        if terminal is not None and not terminal.closed:
+            terminal.notice(yours, "bold yellow")
+        self.tell(theirs, style=style, but=seat)
 
     def _failed(self, seat: HostedSeat, exc: Exception) -> None:
         """A prompt failed: the seat is asked again, or after ``MAX_FAILURES`` in a row a bot

@@ -32,6 +32,7 @@ class HostedTableScreen(TableScreen, HostedScreen):
     """A seat's screen on its player's terminal, drawn full screen."""
 
     watches_signals = False  # (SIGWINCH is the host's own terminal, not the player's)
+    remote_editor = True  # the server's line editor echoes the line, after the frame's prompt
 
     def __init__(self, terminal: Terminal, seat: int | None, game):
         TableScreen.__init__(self, terminal.console, seat, terminal, delay=0.0)
@@ -54,9 +55,25 @@ class HostedTableScreen(TableScreen, HostedScreen):
     def _can_ask(self) -> bool:
         return False  # the game's thread never waits for one player's Enter
 
-    def _read_line(self, rendered: str) -> str:
+    def _writes_prompt(self, prompt: str) -> bool:
+        """The prompt goes with its frame, in one write: the server's line editor then puts
+        what was typed back after it, each time the frame is drawn again (a resize)."""
+        return True
+
+    def _ask(self, prompt: str, answers, *, page: int | None = None) -> str:
+        self.terminal.discard_typeahead()  # (before the frame shows its prompt: an answer
+        return super()._ask(prompt, answers, page=page)  # typed to it is never dropped)
+
+    def _show_rows(self, frame: list[str], rows: int, prompt: str) -> str:
         self.terminal.discard_typeahead()
-        return super()._read_line(rendered)
+        return super()._show_rows(frame, rows, prompt)
+
+    def _read_line(self, rendered: str) -> str:
+        """The line typed at the frame's prompt (written with the frame)."""
+        line = self.terminal.readline()
+        if not line:
+            raise EOFError
+        return line.strip()
 
     def start_of_round(self) -> None:
         """A player who came back: the round so far, told again on a frame of its own."""
