@@ -53,6 +53,8 @@ class Scripted(TableScreen):
         if self.draws and self.decisions == 4:  # a decision of round 2 or 3: this frame
             for _ in range(self.draws):
                 self._laid_out, self.outcome.rendered = None, {}  # drawn anew, nothing kept
+                self._players.forget()
+                self._hand.forget()
                 start = time.process_time()
                 self.redraw()
                 self.timed.append(time.process_time() - start)

@@ -154,7 +154,10 @@ def hosted(
                     decisions += AGAIN.search(since) is None  # "Play again?" is no move
                 if answer is not None:
                     since = ""
-                    process.stdin.write(answer + ("\n" if table is None else "\r"))
+                    try:
+                        process.stdin.write(answer + ("\n" if table is None else "\r"))
+                    except BrokenPipeError:  # Enter at the last page, after the host hung up
+                        break
             screens[name] = screen
 
     async def everyone() -> float:

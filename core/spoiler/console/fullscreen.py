@@ -40,13 +40,16 @@ from rich.text import Text
 
 from spoiler.console.regions import (
     ANSI,
+    HandLines,
+    Kept,
     Notices,
     Outcome,
     Renderer,
-    hand_part,
     lay_out,
     log_pages,
-    table_part,
+    strip,
+    table_facts,
+    table_lines,
 )
 from spoiler.console.screen import EVERYTHING, Screen
 
@@ -190,6 +193,8 @@ class TableScreen(Screen):
         self._final = False
         self._changes = 0  # counts what changes a frame besides the events told
         self._laid_out: tuple | None = None
+        self._players = Kept()  # the players' lines, drawn again when they changed
+        self._hand = HandLines(self.renderer)
 
     def follow(self, game) -> None:
         super().follow(game)
@@ -515,22 +520,20 @@ class TableScreen(Screen):
     def _layout(self, columns: int, rows: int) -> tuple[dict, int, int]:
         """The frame's parts as lines, the outcome's height and the prompt's row
         (``regions.lay_out``), kept while nothing they draw changed (paging asks for them,
-        then the frame it draws)."""
+        then the frame it draws). The table and the hand are drawn again only when what they
+        show changed, not for every line told."""
         key = (columns, rows, self._changes, self.told, len(self.outcome))
         if self._laid_out is None or self._laid_out[0] != key:
             view = self._seat_view()
-            table = table_part(self, view, final=self._final, deciding=self._view is not None)
+            facts = table_facts(self, view, final=self._final, deciding=self._view is not None)
+            table = table_lines(self, facts, self._players, columns)
             hand_view = None if self._final else view
+            prompt = strip(self.renderer.render_all(self._prompt_records, columns))
+            notices = self.notices.render(self.renderer, columns, rows)
             self._laid_out = (
                 key,
                 lay_out(
-                    self.renderer,
-                    table,
-                    lambda level: hand_part(hand_view, self._shared, level, columns),
-                    self.notices.render(self.renderer, columns, rows),
-                    self._prompt_records,
-                    columns,
-                    rows,
+                    table, self._hand.at(hand_view, self._shared, columns), notices, prompt, rows
                 ),
             )
         return self._laid_out[1]

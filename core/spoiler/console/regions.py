@@ -1,9 +1,11 @@
 """The regions of the full-screen table (``spoiler.console.fullscreen``), each drawn on its own.
 
 * ``Renderer``: a print (the renderables and print's keywords) as lines of a frame at a width;
-* ``table_part``: the table of players, the ongoing effects, the hands the player was shown;
+* ``table_facts``, ``table_lines``: the table of players, the ongoing effects, the hands the
+  player was shown, as plain values and then as lines;
+* ``Kept``: a part's lines, drawn again only when what it shows changed;
 * ``Outcome``: the round told, its newest lines that fit, and the pages not read yet;
-* ``hand_part``: the player's hand, a card a line with its text;
+* ``hand_part``, ``HandLines``: the player's hand, a card a line with its text;
 * ``Notices``: the newest lines from outside the game;
 * ``lay_out``: the regions placed in a frame of so many rows;
 * ``log_pages``: ``log`` at a prompt, as frames of their own.
@@ -15,7 +17,7 @@ import io
 import re
 from collections.abc import Callable, Sequence
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.console import Console
 from rich.rule import Rule
@@ -23,6 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from spoiler.console.human import in_effect
+from spoiler.console.rendered import shared
 from spoiler.model.state import Status
 from spoiler.narration.narrate import card_label
 
@@ -47,7 +50,19 @@ class Renderer:
         self._consoles: dict[int, Console] = {}
 
     def render(self, objects: tuple, kwargs: dict, columns: int) -> list[str]:
-        """A print as lines of the frame: wrapped at its width, escape codes and all."""
+        """A print as lines of the frame: wrapped at its width, escape codes and all. A print
+        of text that any screen of this process rendered at this width and in these colours
+        is not rendered again (``spoiler.console.rendered``)."""
+        out = self.out
+        rendered = shared(
+            objects,
+            kwargs,
+            ("frame", columns, out.color_system, out.no_color),
+            lambda: "\n".join(self._render(objects, kwargs, columns)),
+        )
+        return rendered.split("\n")
+
+    def _render(self, objects: tuple, kwargs: dict, columns: int) -> list[str]:
         renderer = self._consoles.get(columns)
         if renderer is None:
             renderer = Console(
@@ -85,33 +100,41 @@ def strip(lines: list[str]) -> list[str]:
 
 
 # -- the table of players ----------------------------------------------------------------------
-def table_part(screen, view, *, final: bool, deciding: bool) -> list[Record]:
-    """The table: a heading line (the round, who chooses, the deck and the discard pile), the
-    players, the ongoing effects and the hands this player was shown. ``view`` is the seat's
-    view the table is drawn from (None: the public table); ``deciding``, that seat chooses now."""
+class TableFacts(NamedTuple):
+    """Everything the table of players shows, as plain values: it is drawn again only when
+    these change (a hosted table draws each of its seats' frames after every event)."""
+
+    heading: str
+    deck: str
+    players: tuple
+    you: int | None
+    kinds: tuple[str, ...]
+    hands: tuple | None
+    outcome: dict | None
+    replaced: dict[int, int]
+    lines: tuple[str, ...]  # the ongoing effects, and the hands this player was shown
+
+    def players_shown(self) -> tuple:
+        """What the table of players is drawn from (the heading and lines are not)."""
+        return (self.players, self.you, self.kinds, self.hands, self.outcome, self.replaced)
+
+
+def table_facts(screen, view, *, final: bool, deciding: bool) -> TableFacts:
+    """What the table shows: a heading line (the round, who chooses, the deck and the discard
+    pile), the players, the ongoing effects and the hands this player was shown. ``view`` is
+    the seat's view the table is drawn from (None: the public table); ``deciding``, that seat
+    chooses now."""
     table = screen.table()
     you = view.seat if view is not None else None
-    players = view.players if view is not None else table.players
     if final:
-        heading = Text(f"Final table, round {table.round}", style="bold")
+        heading = f"Final table, round {table.round}"
     elif deciding:
-        heading = Text(f"Round {view.round}: {view.me.name} to choose", style="bold")
+        heading = f"Round {view.round}: {view.me.name} to choose"
     else:
-        heading = Text(f"Round {table.round}" if table.round else "Spoiler", style="bold")
+        heading = f"Round {table.round}" if table.round else "Spoiler"
     discard = view.discard if view is not None else table.discard
     deck = view.deck_size if view is not None else table.deck_size
     top = f", top: {discard[-1].name}" if discard else ""
-    heading.append(f"   Deck {deck} · Discard {len(discard)}{top}", style="")
-    players_table = screen.players_table(
-        players,
-        you=you,
-        kinds=table.kinds,
-        hands=None if table.hands is None else dict(enumerate(table.hands)),
-        outcome=screen._outcome(table) if final else None,
-    )
-    players_table.box = None  # a line of its own for the column names only
-    players_table.header_style = "dim"
-    parts: list[Record] = [((heading,), {}), ((players_table,), {})]
     seen = view
     if seen is None:  # in_effect reads a view's players and events: the public ones
         seen = SimpleNamespace(
@@ -120,14 +143,67 @@ def table_part(screen, view, *, final: bool, deciding: bool) -> list[Record]:
             events=screen.events(),
             name_of=lambda seat: table.players[seat].name,
         )
-    for name, owner, rounds in table.ongoing:
-        parts.append(((in_effect(seen, name, owner, rounds),), {"markup": False}))
+    lines = [in_effect(seen, name, owner, rounds) for name, owner, rounds in table.ongoing]
     if view is not None:
         for seat, (seen_in, cards) in sorted(view.known.items()):
             shown = ", ".join(c.name for c in cards) or "no cards"
-            told = f"You saw {view.name_of(seat)}'s hand in round {seen_in}: {shown}."
-            parts.append(((told,), {"markup": False}))
-    return parts
+            lines.append(f"You saw {view.name_of(seat)}'s hand in round {seen_in}: {shown}.")
+    return TableFacts(
+        heading=heading,
+        deck=f"   Deck {deck} · Discard {len(discard)}{top}",
+        players=view.players if view is not None else table.players,
+        you=you,
+        kinds=table.kinds,
+        hands=table.hands,
+        outcome=screen._outcome(table) if final else None,
+        replaced=dict(getattr(screen, "replaced", {})),
+        lines=tuple(lines),
+    )
+
+
+def table_lines(screen, facts: TableFacts, players: Kept, columns: int) -> list[str]:
+    """The table of ``facts`` as lines: the heading, the players (drawn again only when
+    they changed: ``players`` keeps them), a line for each of the rest."""
+    renderer = screen.renderer
+    heading = Text(facts.heading, style="bold")
+    heading.append(facts.deck, style="")
+    lines = renderer.render((heading,), {}, columns)
+    lines += players.lines(
+        (columns, facts.players_shown()),
+        lambda: renderer.render((players_part(screen, facts),), {}, columns),
+    )
+    for line in facts.lines:
+        lines += renderer.render((line,), {"markup": False}, columns)
+    return strip(lines)
+
+
+def players_part(screen, facts: TableFacts) -> Table:
+    table = screen.players_table(
+        facts.players,
+        you=facts.you,
+        kinds=facts.kinds,
+        hands=None if facts.hands is None else dict(enumerate(facts.hands)),
+        outcome=facts.outcome,
+    )
+    table.box = None  # a line of its own for the column names only
+    table.header_style = "dim"
+    return table
+
+
+class Kept:
+    """A part's lines, kept while what it is drawn from stays equal (``key``)."""
+
+    def __init__(self) -> None:
+        self._key: Any = None
+        self._lines: list[str] | None = None
+
+    def lines(self, key: Any, draw: Callable[[], list[str]]) -> list[str]:
+        if self._lines is None or self._key != key:
+            self._key, self._lines = key, draw()
+        return self._lines
+
+    def forget(self) -> None:
+        self._lines = None
 
 
 # -- the round -----------------------------------------------------------------------------------
@@ -253,6 +329,34 @@ def hand_part(view, shared: frozenset[str], level: int = 0, columns: int = 80) -
     return [((rule,), {}), ((grid,), {})]
 
 
+class HandLines:
+    """The hand's lines at each level of shortness (``hand_part``), drawn again only when the
+    hand changed."""
+
+    def __init__(self, renderer: Renderer):
+        self.renderer = renderer
+        self._kept = [Kept() for _ in range(3)]
+
+    def at(self, view, shared: frozenset[str], columns: int) -> Callable[[int], list[str]]:
+        """The lines of ``view``'s hand by level (none without a view)."""
+        if view is None:
+            return lambda level: []
+        key = (columns, view.hand, view.playable, view.me.status, shared)
+
+        def lines(level: int) -> list[str]:
+            def draw() -> list[str]:
+                parts = hand_part(view, shared, level, columns)
+                return strip(self.renderer.render_all(parts, columns))
+
+            return self._kept[level].lines(key, draw)
+
+        return lines
+
+    def forget(self) -> None:
+        for kept in self._kept:
+            kept.forget()
+
+
 # -- notices -------------------------------------------------------------------------------------
 class Notices:
     """Lines from outside the game (someone left, a chat line), the newest ``NOTICES``."""
@@ -279,22 +383,18 @@ class Notices:
 
 # -- the frame -----------------------------------------------------------------------------------
 def lay_out(
-    renderer: Renderer,
-    table: Sequence[Record],
-    hand: Callable[[int], Sequence[Record]],
+    table_lines: list[str],
+    hand: Callable[[int], list[str]],
     notices: list[str],
-    prompt: Sequence[Record],
-    columns: int,
+    prompt_lines: list[str],
     rows: int,
 ) -> tuple[dict[str, list[str]], int, int]:
     """The frame's parts as lines, the outcome's height, and the prompt's row (1-based): the
     row after everything, with one more below it, so that Enter never scrolls. ``hand(level)``
-    is the hand at a level of shortness; it is drawn shorter while the outcome would have
-    fewer than ``ROOMY`` lines."""
-    table_lines = strip(renderer.render_all(table, columns))
-    prompt_lines = strip(renderer.render_all(prompt, columns))
+    is the hand's lines at a level of shortness; it is drawn shorter while the outcome would
+    have fewer than ``ROOMY`` lines."""
     for level in range(3):
-        hand_lines = strip(renderer.render_all(hand(level), columns))
+        hand_lines = hand(level)
         fixed = len(table_lines) + len(hand_lines) + len(notices) + 2
         if rows - fixed - len(prompt_lines) >= ROOMY:
             break

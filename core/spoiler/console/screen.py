@@ -28,6 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from spoiler.console.players import final_statuses, players_table
+from spoiler.console.rendered import print_shared
 from spoiler.model.state import Status
 from spoiler.model.views import PlayerInfo
 from spoiler.narration.narrate import MINOR, Teller, narrate
@@ -172,7 +173,9 @@ class Screen:
             self.console.print()
             self.console.rule(Text(f"Round {event.round}", style="bold"))
         # Padding keeps wrapped lines indented under the sentence's first line.
-        self.console.print(Padding(Text(sentence, style=style), (0, 0, 0, indent), expand=False))
+        print_shared(
+            self.console, Padding(Text(sentence, style=style), (0, 0, 0, indent), expand=False)
+        )
 
     def events(self) -> Sequence:
         """The events this screen tells, as its reader saw them."""
@@ -198,7 +201,9 @@ class Screen:
                 continue
             if idle is not None:
                 why = self.story.why(idle, self.names, self.you())
-                self.console.print(Padding(Text(why, style="magenta"), (0, 0, 0, 2), expand=False))
+                print_shared(
+                    self.console, Padding(Text(why, style="magenta"), (0, 0, 0, 2), expand=False)
+                )
             if last_shift(log, self.told - 1):
                 continue
             self.say(event, self.reader)
@@ -236,7 +241,7 @@ class Screen:
             return
         self._texts_shown.add(card.id)
         text = Text(f"{card.name}: {card.text}", style="dim italic")
-        self.console.print(Padding(text, (0, 0, 0, 4), expand=False))
+        print_shared(self.console, Padding(text, (0, 0, 0, 4), expand=False))
 
     def _knocked_out(self, knockout) -> None:
         """The notice a human gets when they are out."""
