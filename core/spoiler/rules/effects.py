@@ -35,12 +35,14 @@ class Effects(Selecting):
         """One step down the ladder (won -> in play -> lost). False if something prevented it."""
         for effect in self._live("would_lose"):
             if self._prevents(effect, effect.would_lose, seat, cause):
-                self._emit("loss_prevented", seat, effect, {"by": effect.name})
+                if self.logging:
+                    self._emit("loss_prevented", seat, effect, {"by": effect.name})
                 return False
         if "spoiler_would_lose" in self.hooks and self._hook(
             "spoiler_would_lose", game=self, seat=seat, cause=cause
         ):
-            self._emit("loss_prevented", seat, cause, {"by": "rule"})
+            if self.logging:
+                self._emit("loss_prevented", seat, cause, {"by": "rule"})
             return False
         player = self.state.players[seat]
         before = player.status
@@ -53,12 +55,14 @@ class Effects(Selecting):
         """One step up the ladder (lost -> in play -> won). False if something prevented it."""
         for effect in self._live("would_win"):
             if self._prevents(effect, effect.would_win, seat, cause):
-                self._emit("win_prevented", seat, effect, {"by": effect.name})
+                if self.logging:
+                    self._emit("win_prevented", seat, effect, {"by": effect.name})
                 return False
         if "spoiler_would_win" in self.hooks and self._hook(
             "spoiler_would_win", game=self, seat=seat, cause=cause
         ):
-            self._emit("win_prevented", seat, cause, {"by": "rule"})
+            if self.logging:
+                self._emit("win_prevented", seat, cause, {"by": "rule"})
             return False
         player = self.state.players[seat]
         before = player.status
@@ -75,11 +79,13 @@ class Effects(Selecting):
         for _ in range(n):
             if not st.deck:
                 if not st.discard:
-                    self._emit("no_card", seat, cause)
+                    if self.logging:
+                        self._emit("no_card", seat, cause)
                     break
                 st.deck, st.discard = st.discard, []
                 st.rng.shuffle(st.deck)
-                self._emit("reshuffled", None, cause, {"cards": len(st.deck)})
+                if self.logging:
+                    self._emit("reshuffled", None, cause, {"cards": len(st.deck)})
             card = st.deck.pop()
             hand.append(card)
             drawn.append(card)
@@ -100,8 +106,10 @@ class Effects(Selecting):
             return False
         hand.remove(found)
         self.state.discard.append(found)
-        self._emit("discarded", seat, cause, {"card": found.id})
-        self._hook("spoiler_card_discarded", game=self, seat=seat, card=found, cause=cause)
+        if self.logging:
+            self._emit("discarded", seat, cause, {"card": found.id})
+        if "spoiler_card_discarded" in self.hooks:
+            self._hook("spoiler_card_discarded", game=self, seat=seat, card=found, cause=cause)
         for effect in self._live("card_discarded"):
             self._run(effect, effect.card_discarded, seat, found, cause)
         return True
@@ -117,7 +125,8 @@ class Effects(Selecting):
         else:
             return False
         self.state.players[seat].hand.append(found)
-        self._emit("took_from_discard", seat, cause, {"card": found.id})
+        if self.logging:
+            self._emit("took_from_discard", seat, cause, {"card": found.id})
         return True
 
     def give(self, giver: int, receiver: int, card: Card | str, cause: Cause = None) -> bool:
@@ -128,12 +137,24 @@ class Effects(Selecting):
             return False
         players[giver].hand.remove(found)
         players[receiver].hand.append(found)
-        self._emit(
-            "gave", giver, cause, {"to": receiver}, {"card": found.id}, frozenset((giver, receiver))
-        )
-        self._hook(
-            "spoiler_card_given", game=self, giver=giver, receiver=receiver, card=found, cause=cause
-        )
+        if self.logging:
+            self._emit(
+                "gave",
+                giver,
+                cause,
+                {"to": receiver},
+                {"card": found.id},
+                frozenset((giver, receiver)),
+            )
+        if "spoiler_card_given" in self.hooks:
+            self._hook(
+                "spoiler_card_given",
+                game=self,
+                giver=giver,
+                receiver=receiver,
+                card=found,
+                cause=cause,
+            )
         for effect in self._live("card_given"):
             self._run(effect, effect.card_given, giver, receiver, found, cause)
         return True
@@ -141,26 +162,29 @@ class Effects(Selecting):
     def swap_hands(self, a: int, b: int, cause: Cause = None) -> None:
         players = self.state.players
         players[a].hand, players[b].hand = players[b].hand, players[a].hand
-        # Each of the two knew their own hand, so each now knows both: they see what they got.
-        hands = {
-            "cards": [c.id for c in players[a].hand],
-            "other_cards": [c.id for c in players[b].hand],
-        }
-        self._emit("swapped_hands", a, cause, {"other": b}, hands, frozenset((a, b)))
+        if self.logging:
+            # Each of the two knew their own hand, so each now knows both: they see what they
+            # got.
+            hands = {
+                "cards": [c.id for c in players[a].hand],
+                "other_cards": [c.id for c in players[b].hand],
+            }
+            self._emit("swapped_hands", a, cause, {"other": b}, hands, frozenset((a, b)))
 
     def reveal(self, hand_of: int, to: int, cause: Cause = None) -> tuple[Card, ...]:
         """Show one player's hand to another; only the viewer learns the cards."""
         st = self.state
         cards = tuple(st.players[hand_of].hand)
         st.players[to].known[hand_of] = (st.round, cards)
-        self._emit(
-            "shown",
-            hand_of,
-            cause,
-            {"to": to},
-            {"cards": tuple([c.id for c in cards])},
-            self._only[to],
-        )
+        if self.logging:
+            self._emit(
+                "shown",
+                hand_of,
+                cause,
+                {"to": to},
+                {"cards": tuple([c.id for c in cards])},
+                self._only[to],
+            )
         return cards
 
     def ask(
@@ -203,21 +227,24 @@ class Effects(Selecting):
             self.decisions[-1]["answers"].append({"seat": seat, "prompt": prompt, "answer": answer})
         asker = seat_of(cause)
         asker = seat if asker is None else asker
-        self._emit(
-            "answered",
-            seat,
-            cause,
-            {"prompt": prompt},
-            {"answer": answer},
-            frozenset((seat, asker)),
-        )
+        if self.logging:
+            self._emit(
+                "answered",
+                seat,
+                cause,
+                {"prompt": prompt},
+                {"answer": answer},
+                frozenset((seat, asker)),
+            )
         return answer
 
     def add_counter(self, seat: int, name: str, delta: int = 1, cause: Cause = None) -> int:
         counters = self.state.players[seat].counters
         counters[name] = value = counters.get(name, 0) + delta
-        self._emit("counter", seat, cause, {"name": name, "delta": delta, "value": value})
+        if self.logging:
+            self._emit("counter", seat, cause, {"name": name, "delta": delta, "value": value})
         return value
 
     def note(self, message: str, cause: Cause = None) -> None:
-        self._emit("note", None, cause, {"message": message})
+        if self.logging:
+            self._emit("note", None, cause, {"message": message})

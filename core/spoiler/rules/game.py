@@ -286,12 +286,12 @@ class Game(PlayEffects):
             for play in plays:
                 play.kept = play.kept and (play.player, play.card) in keeping
                 (st.in_play if play.kept else st.discard).append(play.card)
-            cleared = [p.card.id for p in plays if not p.kept]
+            cleared = [p.card for p in plays if not p.kept]
         else:
-            cleared = [p.card.id for p in plays]
-            st.discard.extend([p.card for p in plays])
+            cleared = [p.card for p in plays]
+            st.discard.extend(cleared)
         if self.logging:
-            self._emit("cleared", None, None, {"cards": tuple(cleared)})
+            self._emit("cleared", None, None, {"cards": tuple([c.id for c in cleared])})
         st.plays = []
 
     def _draw_all(self) -> None:
@@ -312,10 +312,15 @@ class Game(PlayEffects):
 
     def _check_end(self) -> None:
         st = self.state
-        won = tuple([p.seat for p in st.players if p.status is WON])
-        alive = [p.seat for p in st.players if p.status is not LOST]
+        won: list[int] = []
+        alive: list[int] = []
+        for p in st.players:  # (one loop for both)
+            if p.status is not LOST:
+                alive.append(p.seat)
+                if p.status is WON:
+                    won.append(p.seat)
         if won:
-            result = Result("win", won, st.round)
+            result = Result("win", tuple(won), st.round)
         elif not alive:
             result = Result("all_lost", (), st.round)
         elif len(alive) == 1:

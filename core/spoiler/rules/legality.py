@@ -157,16 +157,14 @@ class Legality(Questions):
 
 def playable_cards(hand: Iterable[Card], legal: Legal) -> list[Card]:
     """The cards in this hand that have legal targets (``legal``: {target kind: seats})."""
-    return [
-        card
-        for card in hand
-        if not card.targets
-        or (
-            legal[card.targets[0]]
-            if len(card.targets) == 1
-            else targets_possible([legal[k] for k in card.targets])
-        )
-    ]
+    playable = []
+    for card in hand:  # (a loop, not a comprehension: each card's targets read once)
+        kinds = card.targets
+        if not kinds or (
+            legal[kinds[0]] if len(kinds) == 1 else targets_possible([legal[k] for k in kinds])
+        ):
+            playable.append(card)
+    return playable
 
 
 def public_players(state: GameState, rank: Mapping[int, int]) -> tuple[PlayerInfo, ...]:

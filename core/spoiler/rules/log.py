@@ -18,9 +18,9 @@ class Log(Guard):
 
     def _init_log(self, seats: int) -> None:
         #: Does this game keep its event log? A game always does; a fast game
-        #: (``spoiler.search.fast``) whose agents read no events does not, and then the
-        #: busiest verbs skip building the event's data as well as recording it. (An
-        #: attribute of the game, not of the class: Python reads those faster.)
+        #: (``spoiler.search.fast``) whose agents read no events does not. Every verb checks
+        #: it before building an event's data (a fast game's ``_emit`` drops the rest).
+        #: (An attribute of the game, not of the class: Python reads those faster.)
         self.logging = True
         #: {seat} for each seat: who may see their own secrets (shared, not rebuilt per event).
         self._only = tuple(frozenset((seat,)) for seat in range(seats))

@@ -20,7 +20,8 @@ class PlayEffects(Effects):
         if play.resolved or play.cancelled:
             return False
         play.cancelled = True
-        self._emit("cancelled", play.player, cause, {"card": play.card.id})
+        if self.logging:
+            self._emit("cancelled", play.player, cause, {"card": play.card.id})
         return True
 
     def redirect(self, play: Play, targets: int | Iterable[int], cause: Cause = None) -> bool:
@@ -28,9 +29,13 @@ class PlayEffects(Effects):
         if play.resolved or play.cancelled:
             return False
         play.targets = (targets,) if isinstance(targets, int) else tuple(targets)
-        self._emit(
-            "redirected", play.player, cause, {"card": play.card.id, "targets": tuple(play.targets)}
-        )
+        if self.logging:
+            self._emit(
+                "redirected",
+                play.player,
+                cause,
+                {"card": play.card.id, "targets": tuple(play.targets)},
+            )
         return True
 
     def replace(self, play: Play, card: Card | str, cause: Cause = None) -> bool:
@@ -41,7 +46,8 @@ class PlayEffects(Effects):
         if play.resolved or play.cancelled:
             return False
         play.acting_as = card
-        self._emit("replaced", play.player, cause, {"card": play.card.id, "instead": card.id})
+        if self.logging:
+            self._emit("replaced", play.player, cause, {"card": play.card.id, "instead": card.id})
         return True
 
     def copy(self, play: Play, cause: Cause) -> bool:
@@ -54,7 +60,8 @@ class PlayEffects(Effects):
         player = seat_of(cause)
         if player is None:  # a rule's effect copies on behalf of the play's own player
             player = play.player
-        self._emit("copied", player, cause, {"card": card.id, "targets": tuple(play.targets)})
+        if self.logging:
+            self._emit("copied", player, cause, {"card": card.id, "targets": tuple(play.targets)})
         if card.main is not None:
             twin = Play(self, player, card, play.targets, play.info)
             twin.resolved = True
@@ -72,9 +79,10 @@ class PlayEffects(Effects):
             order.remove(seat)
             order.insert(index, seat)
         self._reorder()
-        self._emit(
-            "priority_changed", seat, cause, {"position": index + 1, "this_round": this_round}
-        )
+        if self.logging:
+            self._emit(
+                "priority_changed", seat, cause, {"position": index + 1, "this_round": this_round}
+            )
 
     def add_ongoing(self, effect: Ongoing, cause: Cause = None) -> None:
         effect.game = self
@@ -87,14 +95,20 @@ class PlayEffects(Effects):
         # (The ignores: mypy checks a class object against Hashable as if it were an instance.)
         for handler in overridden(type(effect)):  # type: ignore[arg-type]  # handler lists follow state.ongoing's order
             self._handlers[handler].append(effect)
-        # On whom: the targets of the play that made it (what "Ada's Hex on Cog" names).
-        targets = tuple(cause.targets) if isinstance(cause, Play) else ()
-        self._emit(
-            "ongoing_added",
-            seat_of(effect),
-            cause,
-            {"name": effect.name, "text": effect.text, "rounds": effect.rounds, "targets": targets},
-        )
+        if self.logging:
+            # On whom: the targets of the play that made it (what "Ada's Hex on Cog" names).
+            targets = tuple(cause.targets) if isinstance(cause, Play) else ()
+            self._emit(
+                "ongoing_added",
+                seat_of(effect),
+                cause,
+                {
+                    "name": effect.name,
+                    "text": effect.text,
+                    "rounds": effect.rounds,
+                    "targets": targets,
+                },
+            )
 
     def end_ongoing(self, effect: Ongoing) -> None:
         self._remove_ongoing(effect, {"name": effect.name})
@@ -109,4 +123,5 @@ class PlayEffects(Effects):
         if effect.keeps_card and effect.card is not None and effect.card in st.in_play:
             st.in_play.remove(effect.card)
             st.discard.append(effect.card)
-        self._emit("ongoing_ended", seat_of(effect), effect, data)
+        if self.logging:
+            self._emit("ongoing_ended", seat_of(effect), effect, data)

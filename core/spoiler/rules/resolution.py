@@ -46,7 +46,8 @@ class Resolution(Hooks):
         }
 
     def _reorder(self) -> None:
-        self._rank = {seat: i for i, seat in enumerate(self._order)}
+        order = self._order
+        self._rank = dict(zip(order, range(len(order)), strict=True))
         self._order_version += 1
 
     def _in_priority(self, items: list[tuple]) -> Iterator[tuple]:
@@ -73,7 +74,8 @@ class Resolution(Hooks):
         for _, _, item in self._in_priority(items):
             if isinstance(item, Play):
                 if not item.cancelled:
-                    self._emit(part, item.player, item.card.id, {"card": item.card.id})
+                    if self.logging:
+                        self._emit(part, item.player, item.card.id, {"card": item.card.id})
                     self._run(item, getattr(item.card, part), item)
             elif item in self.state.ongoing:
                 self._run(item, getattr(item, part))
@@ -127,9 +129,13 @@ class Resolution(Hooks):
         if ask is not None and ask.secret:
             until = kept_until(play.card)
             if until is None:
-                self._emit(
-                    "revealed", play.player, play.card.id, {"card": play.card.id, "info": play.info}
-                )
+                if self.logging:
+                    self._emit(
+                        "revealed",
+                        play.player,
+                        play.card.id,
+                        {"card": play.card.id, "info": play.info},
+                    )
             else:
                 self.state.kept_secrets.append((until, play.player, play.card.id, play.info))
         if "spoiler_after_play" in self.hooks:
@@ -145,7 +151,8 @@ class Resolution(Hooks):
         if told:
             self.state.kept_secrets = [k for k in kept if k[0] != phase]
             for _, seat, card_id, info in told:
-                self._emit("revealed", seat, card_id, {"card": card_id, "info": info})
+                if self.logging:
+                    self._emit("revealed", seat, card_id, {"card": card_id, "info": info})
 
     def _run(
         self, source: object, fn: Callable[..., object], *args: Any, card: Card | None = None

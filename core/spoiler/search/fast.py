@@ -45,6 +45,7 @@ class FastGame(Game):
         self._builtin = tuple(getattr(a, "builtin", False) for a in agents)
 
     def _emit(self, *args, **kwargs):
+        """(The verbs check ``logging`` first; this drops any event left.)"""
         if self.logging:
             Game._emit(self, *args, **kwargs)
 
@@ -76,20 +77,6 @@ class FastGame(Game):
         return super().view(seat, error, public, legal, table, playable)
 
 
-#: The parts of a view a LazyView fills in only when one of them is first read.
-_LATER = (
-    "hand",
-    "players",
-    "deck_size",
-    "discard",
-    "ongoing",
-    "known",
-    "_public_log",
-    "_secrets",
-    "_upto",
-)
-
-
 class _Shared:
     """The public parts of the views of one selection in a fast game, worked out when the
     first view needs them (every seat selects before anything moves)."""
@@ -101,12 +88,32 @@ class _Shared:
         self.table: tuple = ((), ())
 
 
+class _Later:
+    """A part of a LazyView filled in when first read: reading it fills in all of them, in
+    the view's own ``__dict__``, where every later read finds them (a class attribute that
+    is not a data descriptor gives way to the instance's own)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, view: LazyView | None, owner: type) -> object:
+        if view is None:
+            return self
+        view._fill()
+        return view.__dict__[self.name]
+
+
 class LazyView:
     """A ``PlayerView`` for the built-in bots of a fast game: what a bot reads every decision
     (its seat, playable cards, legal targets, card names) is at hand; the rest is filled in
-    the first time any of it is read. A bot reads it at once, while nothing moves."""
+    the first time any of it is read. A bot reads it at once, while nothing moves.
+
+    (No ``__getattr__`` for the parts filled in later: a class with one has every attribute
+    read of its instances go the slow, unspecialized way, the parts a bot reads every
+    decision included.)"""
 
     __slots__ = (
+        "__dict__",  # the parts filled in later
         "_game",
         "_legal",
         "_shared",
@@ -116,8 +123,17 @@ class LazyView:
         "round",
         "search",
         "seat",
-        *_LATER,
     )
+
+    hand = _Later()
+    players = _Later()
+    deck_size = _Later()
+    discard = _Later()
+    ongoing = _Later()
+    known = _Later()
+    _public_log = _Later()
+    _secrets = _Later()
+    _upto = _Later()
 
     def __init__(
         self,
@@ -139,31 +155,29 @@ class LazyView:
         self.search: object = None
         self._game = game
 
-    def __getattr__(self, name: str):
-        """Called only for a part not filled in yet: fill them all, as ``Game.view`` makes
-        them (one by one here: making the whole view to copy its parts cost twice as much)."""
-        if name not in _LATER:
-            raise AttributeError(name)
+    def _fill(self) -> None:
+        """Fill in every part not filled in yet, as ``Game.view`` makes them (one by one
+        here: making the whole view to copy its parts cost twice as much)."""
         game, seat = self._game, self.seat
         st = game.state
         player = st.players[seat]
-        self.hand = tuple(player.hand)
+        parts = self.__dict__
+        parts["hand"] = tuple(player.hand)
         shared = self._shared
         if shared is None:
-            self.players = game._public_players()
-            self.discard, self.ongoing = game._table()
+            parts["players"] = game._public_players()
+            parts["discard"], parts["ongoing"] = game._table()
         else:  # this selection's views share the public parts (as a normal game's do)
             if shared.players is None:
                 shared.players = game._public_players()
                 shared.table = game._table()
-            self.players = shared.players
-            self.discard, self.ongoing = shared.table
-        self.deck_size = len(st.deck)
-        self.known = dict(player.known)
-        self._public_log = game._public_log
-        self._secrets = game._secrets[seat]
-        self._upto = len(game._public_log)
-        return getattr(self, name)
+            parts["players"] = shared.players
+            parts["discard"], parts["ongoing"] = shared.table
+        parts["deck_size"] = len(st.deck)
+        parts["known"] = dict(player.known)
+        parts["_public_log"] = game._public_log
+        parts["_secrets"] = game._secrets[seat]
+        parts["_upto"] = len(game._public_log)
 
     def legal_targets(self, card) -> tuple[tuple[int, ...], ...]:
         kinds = card.targets
