@@ -15,6 +15,17 @@ work on a busy machine does not count against them.
 played the very same games, so a faster expert that chooses exactly as before shows the
 same digest beside better figures. The script needs only the public API and the expert's
 ``_rollout`` (counted), so it runs against older checkouts too, for figures side by side.
+
+Side by side (``--compare PYTHON ...``): each set is played by this Python and by each
+given one (another checkout's, with its plugins installed), in turn, ``--repeat`` times,
+the order reversed every other time so that all of them see the same load on a busy
+machine; it prints each one's median figures and its ratio to the first given. Issue 24's
+baseline is the commit the issue was filed at, 1bbcf73 (75f14b7 also runs it)::
+
+    git archive 1bbcf73 | tar -x -C /tmp/at-issue
+    cd /tmp/at-issue && python3.11 -m venv .venv && .venv/bin/pip install -e . \
+        && .venv/bin/pip install --no-deps ./expansions/*
+    python benchmarks/rollouts.py --compare /tmp/at-issue/.venv/bin/python
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ import argparse
 import hashlib
 import json
 import statistics
+import subprocess
 import sys
 import time
 
@@ -132,9 +144,13 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sets", nargs="+", default=["base", "chrono", "mirror", "all"])
     parser.add_argument("--json", action="store_true", help="one line of JSON per set")
+    parser.add_argument("--compare", nargs="+", metavar="PYTHON", help="side by side with these")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each, with --compare")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.compare:
+        return compare(args)
     every = sorted(plugins.load().sets)
     for name in args.sets:
         set_names = every if name == "all" else [name]
@@ -151,6 +167,37 @@ def main(argv=None) -> int:
                 f"{figures['median_ms']:6.1f} ms, p95 {figures['p95_ms']:6.1f} ms "
                 f"({figures['decisions']} decisions, {args.games} games, "
                 f"digest {figures['digest']})"
+            )
+    return 0
+
+
+def compare(args) -> int:
+    """The figures of each Python (the given ones, then this one), run in turn."""
+    pythons = [*args.compare, sys.executable]
+    common = ["--json", "--games", str(args.games), "--think", str(args.think)]
+    common += ["--decisions", str(args.decisions), "--seed", str(args.seed)]
+    for name in args.sets:
+        runs: dict[str, list[dict]] = {python: [] for python in pythons}
+        for r in range(args.repeat):
+            for python in pythons if r % 2 == 0 else pythons[::-1]:
+                done = subprocess.run(
+                    [python, __file__, *common, "--sets", name],
+                    capture_output=True,
+                    text=True,
+                )
+                if done.returncode != 0:
+                    print(f"rollouts benchmark: {python}: {done.stderr.strip()}", file=sys.stderr)
+                    return 2
+                runs[python].append(json.loads(done.stdout))
+        first = statistics.median(f["rollouts_per_ms"] for f in runs[pythons[0]])
+        for python in pythons:
+            figures = runs[python]
+            rate = statistics.median(f["rollouts_per_ms"] for f in figures)
+            median = statistics.median(f["median_ms"] for f in figures)
+            p95 = statistics.median(f["p95_ms"] for f in figures)
+            print(
+                f"{name:7} {rate:6.3f} rollouts/ms ({rate / first:.2f}x), decision median "
+                f"{median:6.1f} ms, p95 {p95:6.1f} ms, digest {figures[0]['digest']}: {python}"
             )
     return 0
 

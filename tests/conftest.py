@@ -286,3 +286,27 @@ def toy() -> CardSet:
 @pytest.fixture(scope="session")
 def glitch() -> CardSet:
     return build_glitch()
+
+
+@pytest.fixture
+def experts_cut_after_round_2(tmp_path):
+    """A game of four experts played straight through with a record (base set, seed 4,
+    --think 3): the record's path, and the record cut after round 2 (not saved), to resume."""
+    from typer.testing import CliRunner
+
+    from spoiler import records
+    from spoiler.cli import app
+
+    straight = tmp_path / "straight.toml"
+    played = CliRunner().invoke(
+        app,
+        [
+            *("play", "--bots", "4", "--bot", "expert", "--think", "3", "--seed", "4"),
+            *("--sets", "base", "--record", str(straight)),
+        ],
+    )
+    assert played.exit_code == 0, played.output
+    record = records.load(straight)
+    assert len(record.rounds) > 2
+    record.rounds, record.result = record.rounds[:2], None
+    return straight, record

@@ -107,29 +107,18 @@ def test_a_game_with_experts_replays_and_verifies_from_its_record(registry, tmp_
 
 
 def test_a_resumed_game_with_experts_thinks_as_long_as_recorded_and_ends_as_played_straight(
-    tmp_path,
+    tmp_path, experts_cut_after_round_2
 ):
     """The record keeps `--think`, so `spoiler resume` seats experts that think as long as
     they did: the resumed game ends exactly as the game played straight through."""
     from typer.testing import CliRunner
 
-    from spoiler import records
     from spoiler.cli import app
 
     runner = CliRunner()
-    straight, saved = tmp_path / "straight.toml", tmp_path / "saved.toml"
-    played = runner.invoke(
-        app,
-        [
-            *("play", "--bots", "4", "--bot", "expert", "--think", "3", "--seed", "4"),
-            *("--sets", "base", "--record", str(straight)),
-        ],
-    )
-    assert played.exit_code == 0, played.output
-    record = records.load(straight)
+    straight, record = experts_cut_after_round_2
     assert record.bot_options == {"think": "3"}
-    assert len(record.rounds) > 2
-    record.rounds, record.result = record.rounds[:2], None
+    saved = tmp_path / "saved.toml"
     record.save(saved)
 
     resumed = runner.invoke(app, ["resume", str(saved)])

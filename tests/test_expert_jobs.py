@@ -180,6 +180,51 @@ def test_the_workers_start_at_the_first_search_and_end_with_the_game(registry):
 
 
 @needs_two_cores
+def test_an_expert_resumed_from_a_record_ends_its_workers_with_the_game(registry):
+    """A replayed or resumed game's bots sit behind RecordedAgent: closing the game closes
+    them too, so their workers end."""
+    from spoiler.session.records import RecordedAgent
+
+    expert = registry.agent("expert", 0, 1, {"think": THINK, "jobs": "2"})
+    seats = [Seat("P0", RecordedAgent("P0", [], 0, live=expert))]
+    seats += [Seat(f"P{i}", registry.agent("greedy", i, 1)) for i in range(1, 4)]
+    game = Game(registry.card_sets(["base"]), seats, 1, hooks=registry.game_hooks(["base"]))
+    while expert._pool is None or not expert._pool._workers:
+        game.play_round()
+    [worker] = expert._pool._workers
+    close_agents(game)
+    assert worker.process.poll() is not None
+
+
+def test_a_record_made_with_more_jobs_than_this_machine_has_cores_resumes_the_same(
+    tmp_path, monkeypatch, experts_cut_after_round_2
+):
+    """jobs changes only how soon the expert decides: a record made on a bigger machine
+    resumes here with as many processes as there are cores, says so, and ends as the game
+    played straight through."""
+    from spoiler import records
+    from spoiler.agents import options
+
+    runner = CliRunner()
+    straight, record = experts_cut_after_round_2
+    saved = tmp_path / "saved.toml"
+    record.bot_options["jobs"] = "8"  # made on an 8-core machine
+    record.save(saved)
+
+    monkeypatch.setattr(options, "cores", lambda: 1)
+    resumed = runner.invoke(app, ["resume", str(saved)])
+    assert resumed.exit_code == 0, resumed.output
+    assert (
+        "The record's bots searched in 8 processes (jobs=8); this machine has 1 core, so "
+        "they search in 1: the same play, slower." in " ".join(resumed.output.split())
+    )
+    finished, played_straight = records.load(saved), records.load(straight)
+    assert finished.bot_options == {"think": "3", "jobs": "8"}  # the record keeps what it had
+    assert finished.rounds == played_straight.rounds
+    assert finished.result == played_straight.result
+
+
+@needs_two_cores
 def test_a_worker_lost_mid_game_costs_one_line_and_the_game_goes_on_the_same(registry):
     straight = expert_game(registry, 5, 1, sets=["base"])
     expert = registry.agent("expert", 0, 5, {"think": THINK, "jobs": "2"})

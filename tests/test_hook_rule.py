@@ -130,3 +130,56 @@ def test_a_misspelt_verb_of_a_rule_fails_naming_the_closest_verb(toy):
         "plugin 'typo' failed in spoiler_round_end: "
         "Rule has no attribute 'loose'; did you mean 'lose'?"
     )
+
+
+def test_a_hook_called_directly_answers_as_pluggy_would_in_pluggys_order():
+    """A hook with no wrapper is called by the engine's own caller, not through pluggy: the
+    same implementations in the same order (the last registered first), each with its own
+    rule, the same answers, and a firstresult hook stops at the first that is not None."""
+    import pluggy
+
+    from spoiler.plugins import GROUP, hookspecs
+    from spoiler.plugins.rulehooks import with_rules
+
+    calls: list[str] = []
+
+    def would_lose(name: str, answer):
+        def spoiler_would_lose(game, seat, cause, rule):
+            calls.append(f"{name}:{rule.id}")
+            return answer
+
+        return spoiler_would_lose
+
+    def card_drawn(name: str):
+        def spoiler_card_drawn(game, seat, card):
+            calls.append(name)
+            return name
+
+        return spoiler_card_drawn
+
+    pm = pluggy.PluginManager(GROUP)
+    pm.add_hookspecs(hookspecs)
+    first = plugin("first", spoiler_card_drawn=card_drawn("first"))
+    pm.register(first, name="first")
+    pm.register(plugin("unreached", spoiler_would_lose=would_lose("unreached", True)), name="u")
+    pm.register(plugin("stops", spoiler_would_lose=would_lose("stops", True)), name="stops")
+    pm.register(plugin("passes", spoiler_would_lose=would_lose("passes", None)), name="passes")
+    pm.register(plugin("second", spoiler_card_drawn=card_drawn("second")), name="second")
+    names = ("spoiler_would_lose", "spoiler_card_drawn")
+    game = types.SimpleNamespace()
+    answers = {}
+    for direct in (True, False):
+        callers = with_rules(pm, {n: getattr(pm.hook, n) for n in names}, direct=direct)
+        calls.clear()
+        lost = callers["spoiler_would_lose"](game=game, seat=1, cause=None)
+        drawn = callers["spoiler_card_drawn"](game=game, seat=1, card=None)
+        answers[direct] = (lost, drawn, list(calls))
+    assert (
+        answers[True]
+        == answers[False]
+        == (
+            True,
+            ["second", "first"],
+            ["passes:passes:rule", "stops:stops:rule", "second", "first"],
+        )
+    )

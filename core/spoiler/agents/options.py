@@ -117,6 +117,22 @@ def cores() -> int:
     return os.cpu_count() or 1
 
 
+def within_cores(options: Mapping[str, str]) -> tuple[dict[str, str], str | None]:
+    """A record's options as this machine can play them, and a line saying what changed (None
+    when nothing did). ``jobs`` changes only how soon a seeded bot decides (its rollouts are
+    the same, shared among more processes), so a game recorded with more jobs than this
+    machine has cores goes on with as many as it has: the same play, slower."""
+    value = options.get(JOBS)
+    here = cores()
+    if value is None or not value.strip().isdecimal() or int(value) <= here:
+        return dict(options), None  # (a value no bot takes is refused as it always was)
+    return {**options, JOBS: str(here)}, (
+        f"The record's bots searched in {int(value)} processes ({JOBS}={value}); this machine "
+        f"has {here} {'core' if here == 1 else 'cores'}, so they search in {here}: the same "
+        "play, slower."
+    )
+
+
 def one_process(options: Mapping[str, str], where: str | None = None) -> None:
     """Refuse (OptionError) ``jobs`` of more than one process, where every game is played in
     one process (a simulation, the ladder); ``where``: how the option was given (default

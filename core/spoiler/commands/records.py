@@ -338,6 +338,11 @@ def _resume_held(file: Path, record, registry, held, plain: bool = False) -> Non
         except records.RecordError as exc:
             fail(f"{file}: {exc}")
 
+    from spoiler.agents.options import within_cores
+
+    _, fewer_cores = within_cores(record.bot_options)
+    if fewer_cores is not None:
+        out.print(fewer_cores, markup=False, soft_wrap=True)
     recorded = len(record.rounds)
     if record.over:  # a match between two games: the next one starts
         record.next_game(game_seed(record.match.seed, len(record.match.games) + 2))
@@ -406,13 +411,14 @@ def _kinds(record) -> list[str]:
 def _live_agents(file: Path, record, registry, screen) -> list:
     """The agents who go on playing: a human at this keyboard for each human, the recorded
     bot kinds (seeded from the game's seed and the record's bot key, with the bot options the
-    record keeps) for the others, and for a hosted seat a bot took over, that bot's kind."""
-    from spoiler.agents.options import OptionError
+    record keeps, ``jobs`` at most this machine's cores) for the others, and for a hosted seat
+    a bot took over, that bot's kind."""
+    from spoiler.agents.options import OptionError, within_cores
     from spoiler.console.human import HumanAgent
     from spoiler.plugins import UnknownName
 
     hot_seat = _kinds(record).count("human") > 1
-    options = record.bot_options or None
+    options, _ = within_cores(record.bot_options)
     live = []
     for seat, kind in enumerate(_kinds(record)):
         if kind == "human":
@@ -423,7 +429,7 @@ def _live_agents(file: Path, record, registry, screen) -> list:
                 kind,
                 seat,
                 record.seed,
-                options,
+                options or None,
                 time_limit=record.bot_time_limit,
                 key=record.bot_key,
             )

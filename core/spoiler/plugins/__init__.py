@@ -163,6 +163,9 @@ class Registry:
         self.agents: dict[str, AgentKind] = {}
         #: Bot kinds that two plugins claim (so neither has), with who claims them.
         self.kind_clashes: dict[str, list[str]] = {}
+        #: Every hook call is printed (SPOILER_TRACE_HOOKS): the game's hooks go through
+        #: pluggy, whose monitoring prints them (plugins.rulehooks).
+        self.traced = False
 
     @property
     def sets(self) -> dict[str, CardSet]:
@@ -293,7 +296,7 @@ class Registry:
             )
             if caller.get_hookimpls():
                 hooks[name] = caller
-        return with_rules(self.pm, hooks)
+        return with_rules(self.pm, hooks, direct=not self.traced)
 
     def broken(self) -> list[PluginInfo]:
         return [p for p in self.plugins.values() if p.status == "broken"]
@@ -343,9 +346,10 @@ def load(environ=None, entry_points=None, *, before_import=None, known_broken=No
         entry_points = metadata.entry_points(group=GROUP)
     pm = pluggy.PluginManager(GROUP)
     pm.add_hookspecs(hookspecs)
+    registry = Registry(pm)
     if environ.get("SPOILER_TRACE_HOOKS"):
         _trace(pm)
-    registry = Registry(pm)
+        registry.traced = True
     allow = _allowlist(environ)
     with stdout_to_stderr():
         for info, ep in _claims(entry_points, allow):

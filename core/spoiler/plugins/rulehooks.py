@@ -13,8 +13,13 @@ per-plugin call only when two plugins' implementations of one hook both take it.
   with ``pm.subset_hook_caller``), in pluggy's order, with its own rule; a ``firstresult``
   hook stops at the first answer that is not None, as pluggy would.
 
-The cost is one Python call per hook call and a ``Rule`` made per call to a hook that takes
-it (no registering per play: that costs ~600 µs).
+When no implementation is a wrapper (and nothing monitors pluggy's hook calls, as
+``SPOILER_TRACE_HOOKS`` does), the caller calls the implementations itself, in
+pluggy's order and with pluggy's results (a list of the answers that are not None, or the
+first of them for a ``firstresult`` hook), without going through pluggy's machinery: a
+card's hooks are called many times a round, in every rollout of the expert. The cost is
+then a Python call per implementation and a ``Rule`` made per call to an implementation
+that takes it (no registering per play: that costs ~600 µs).
 """
 
 from __future__ import annotations
@@ -35,9 +40,9 @@ def rule_id(plugin_name: str) -> str:
 class RuleCaller:
     """A hook caller that gives each implementation taking ``rule`` its plugin's rule."""
 
-    __slots__ = ("name", "_caller", "_rule", "_each", "_firstresult")
+    __slots__ = ("name", "_caller", "_rule", "_each", "_firstresult", "_direct")
 
-    def __init__(self, pm: pluggy.PluginManager, caller: Any):
+    def __init__(self, pm: pluggy.PluginManager, caller: Any, direct: bool = True):
         self.name: str = caller.name
         self._caller = caller
         impls = caller.get_hookimpls()
@@ -57,8 +62,42 @@ class RuleCaller:
                 )
                 taken = rule_id(impl.plugin_name) if "rule" in impl.argnames else None
                 self._each.append((alone, taken))
+        #: (function, its argument names, its rule id or None) in pluggy's calling order,
+        #: when no implementation wraps the others: called here, as pluggy would.
+        self._direct: list[tuple[Callable[..., Any], tuple[str, ...], str | None]] | None = None
+        if (
+            direct
+            and not any(impl.hookwrapper or impl.wrapper for impl in impls)
+            and not any(getattr(impl, "kwargnames", ()) for impl in impls)
+        ):
+            self._direct = [
+                (
+                    impl.function,
+                    tuple(impl.argnames),
+                    rule_id(impl.plugin_name) if "rule" in impl.argnames else None,
+                )
+                for impl in reversed(impls)
+            ]
 
     def __call__(self, **kwargs: Any) -> Any:
+        direct = self._direct
+        if direct is not None:
+            results = []
+            for function, argnames, taken in direct:
+                if taken is not None:
+                    kwargs["rule"] = Rule(kwargs["game"], taken)
+                try:
+                    args = [kwargs[name] for name in argnames]
+                except KeyError as exc:
+                    raise pluggy.HookCallError(
+                        f"hook call must provide argument {exc.args[0]!r}"
+                    ) from exc
+                answer = function(*args)
+                if answer is not None:
+                    if self._firstresult:
+                        return answer
+                    results.append(answer)
+            return None if self._firstresult else results
         if not self._each:
             rule = self._rule
             return self._caller(rule=None if rule is None else Rule(kwargs["game"], rule), **kwargs)
@@ -78,6 +117,9 @@ class RuleCaller:
         return self._caller.get_hookimpls()
 
 
-def with_rules(pm: pluggy.PluginManager, callers: dict[str, Any]) -> dict[str, RuleCaller]:
-    """The game's hook callers, each giving ``rule`` to the implementations that take it."""
-    return {name: RuleCaller(pm, caller) for name, caller in callers.items()}
+def with_rules(
+    pm: pluggy.PluginManager, callers: dict[str, Any], direct: bool = True
+) -> dict[str, RuleCaller]:
+    """The game's hook callers, each giving ``rule`` to the implementations that take it;
+    ``direct=False``: always through pluggy (whose hook-call monitoring then sees them)."""
+    return {name: RuleCaller(pm, caller, direct) for name, caller in callers.items()}

@@ -130,38 +130,25 @@ def determinize(
     known: dict[int, list[str]] | None = None,
     fast: bool = False,
     log: bool = True,
+    unseen: Unseen | None = None,
 ) -> Game:
     """A copy of ``game`` in which what ``seat`` cannot know is dealt again at random (see
     the module's docstring). ``known``: the cards it knows in other hands (default: worked
-    out from its events); ``log=False`` leaves the copy without an event log (rollouts)."""
+    out from its events); ``log=False`` leaves the copy without an event log (rollouts);
+    ``unseen``: ``unseen_cards(game, seat, known)``, when already worked out (a searcher
+    deals many copies of one game)."""
     if known is None:
         known = known_cards(game, seat)
+    if unseen is None:
+        unseen = unseen_cards(game, seat, known)
+    sure, unknown = unseen
     new = clone(game, fast=fast, log=None if not fast else log)
     st = new.state
-    me = st.players[seat]
-    # The unseen cards: all the game's cards but my hand and the face-up ones, in an order
-    # that depends on nothing hidden (by id), then shuffled by the searcher's own RNG.
-    unseen = Counter(card.id for card in st.built)
-    unseen.subtract(card.id for card in me.hand)
-    unseen.subtract(card.id for card in st.discard)
-    unseen.subtract(card.id for card in st.in_play)
-    unseen.subtract(play.card.id for play in st.plays)
-    hands: dict[int, list] = {}
-    by_id = new.cards_by_id
-    for other in st.players:
-        if other.seat == seat:
-            continue
-        sure: list = []
-        for card_id in known.get(other.seat, ()):
-            if unseen[card_id] > 0 and len(sure) < len(other.hand):
-                unseen[card_id] -= 1
-                sure.append(by_id[card_id])
-        hands[other.seat] = sure
-    pool = [by_id[card_id] for card_id in sorted((+unseen).elements())]
+    pool = list(unknown)
     rng.shuffle(pool)
     for other in st.players:
         if other.seat != seat:
-            hand = hands[other.seat]
+            hand = list(sure[other.seat])
             while len(hand) < len(other.hand):
                 hand.append(pool.pop())
             other.hand = hand
@@ -180,6 +167,36 @@ def determinize(
             Secrets(game._secrets[seat]) if s == seat else Secrets() for s in range(len(st.players))
         ]
     return new
+
+
+#: What a seat cannot see, by ``unseen_cards``: for each other seat the cards it knows to be
+#: in that hand, and the other unseen cards, in an order that depends on nothing hidden.
+Unseen = tuple[dict[int, list], list]
+
+
+def unseen_cards(game: Game, seat: int, known: dict[int, list[str]]) -> Unseen:
+    """The cards ``seat`` cannot see, to deal again: all the game's cards but its hand and
+    the face-up ones; of them, for each other seat, those it knows to be in that hand (as
+    many as the hand holds), and the others sorted by id (then shuffled by the searcher's
+    own RNG, in ``determinize``)."""
+    st = game.state
+    unseen = Counter(card.id for card in st.built)
+    unseen.subtract(card.id for card in st.players[seat].hand)
+    unseen.subtract(card.id for card in st.discard)
+    unseen.subtract(card.id for card in st.in_play)
+    unseen.subtract(play.card.id for play in st.plays)
+    sure: dict[int, list] = {}
+    by_id = game.cards_by_id
+    for other in st.players:
+        if other.seat == seat:
+            continue
+        hand: list = []
+        for card_id in known.get(other.seat, ()):
+            if unseen[card_id] > 0 and len(hand) < len(other.hand):
+                unseen[card_id] -= 1
+                hand.append(by_id[card_id])
+        sure[other.seat] = hand
+    return sure, [by_id[card_id] for card_id in sorted((+unseen).elements())]
 
 
 class Searcher:
@@ -203,10 +220,14 @@ class Searcher:
         self._root = determinize(
             blind, seat, random.Random(0), known=self._known, fast=True, log=False
         )
+        #: The cards dealt again in each sample (the same in all, but with ``held``).
+        self._unseen = unseen_cards(self._root, seat, self._known)
 
     def sample(self, rng: random.Random, held: dict[int, list[str]] | None = None) -> Game:
-        known = self._known
+        known: dict[int, list[str]] = self._known
+        unseen: Unseen | None = self._unseen
         if held:
+            unseen = None
             known = {s: list(known.get(s, ())) for s in set(known) | set(held)}
             for s, ids in held.items():
                 have = Counter(known[s])
@@ -215,7 +236,9 @@ class Searcher:
                         have[card_id] -= 1
                     else:
                         known[s].append(card_id)
-        return determinize(self._root, self.seat, rng, known=known, fast=True, log=False)
+        return determinize(
+            self._root, self.seat, rng, known=known, fast=True, log=False, unseen=unseen
+        )
 
 
 # Agents that search find a Searcher in view.search (the seam: spoiler.rules.selection).

@@ -774,6 +774,13 @@ class RecordedAgent:
         """The recorded faults, then the live bot's (``spoiler.agents.Fault``)."""
         return self.recorded_faults + list(getattr(self.live, "faults", None) or [])
 
+    def close(self, result=None) -> None:
+        """The game is over or stopped: the live agent is told so (a bot ends its workers)."""
+        if self.live is not None:
+            from spoiler.agents import close_agent
+
+            close_agent(self.live, result)
+
     def _past_the_record(self, view) -> bool:
         if view.round <= self.recorded:
             return False

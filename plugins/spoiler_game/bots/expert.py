@@ -255,9 +255,18 @@ class ExpertAgent:
         return self._rollout(world, world_seed, Forced(candidate))
 
     def _answer_rollout(
-        self, search: Searcher, mine, question, held, forced, option: str, world_seed: int
+        self,
+        search: Searcher,
+        mine,
+        question,
+        held,
+        forced,
+        option: str,
+        world_seed: int,
+        dealt=None,
     ) -> float | None:
-        world = search.sample(random.Random(world_seed), held)
+        """``dealt``: the deal of ``world_seed`` (with ``held``), already made."""
+        world = search.sample(random.Random(world_seed), held) if dealt is None else clone(dealt)
         me = Forced(mine, question, option)
         value = self._rollout(world, world_seed, me, forced)
         return value if me.asked else None  # this deal never asked the question
@@ -293,22 +302,25 @@ def rollout_values(expert: ExpertAgent, search: Searcher, job: tuple, tasks: lis
     """The values of rollouts (candidate index, world seed) of a ``job``: ``("select",
     candidates)``, or ``("answer", options, own selection, question, held, forced)``. Each
     depends on its task alone, so the same tasks give the same values in any process."""
+    # The candidates of a halving round are tried on the same deals, one after another:
+    # each deal is made once and every candidate plays a copy of it.
+    values: list[float | None] = []
+    seed_dealt, dealt = None, None
     if job[0] == "select":
-        # The candidates of a halving round are tried on the same deals, one after another:
-        # each deal is made once and every candidate plays a copy of it.
         candidates = job[1]
-        values = []
-        seed_dealt, dealt = None, None
         for i, seed in tasks:
             if seed != seed_dealt:
                 seed_dealt, dealt = seed, search.sample(random.Random(seed))
             values.append(expert._select_rollout(search, candidates[i], seed, dealt))
         return values
     _, options, mine, question, held, forced = job
-    return [
-        expert._answer_rollout(search, mine, question, held, forced, options[i], seed)
-        for i, seed in tasks
-    ]
+    for i, seed in tasks:
+        if seed != seed_dealt:
+            seed_dealt, dealt = seed, search.sample(random.Random(seed), held)
+        values.append(
+            expert._answer_rollout(search, mine, question, held, forced, options[i], seed, dealt)
+        )
+    return values
 
 
 def _narrow(choices, likely: dict, targets: tuple) -> tuple:

@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from typing import Any
 
 from spoiler.agents import bot_rng
 from spoiler.model.state import Status
-from spoiler.model.views import PlayerView, Question, Selection
+from spoiler.model.views import PlayerInfo, PlayerView, Question, Selection
 
 #: The sets whose cards the bot knows by name. A card of another set named like one of
 #: them (a plugin's own "Accuse") is another card: it scores as a card the bot does not know.
@@ -79,6 +78,8 @@ class GreedyAgent:
     # -- selecting ---------------------------------------------------------------------------
     def select(self, view: PlayerView) -> Selection:
         reading = _Reading(view, self.copies)
+        score_of = reading.score
+        rng = self.rng
         best, best_score = None, None  # (best: card, targets, info; one Selection at the end)
         for card in view.playable:
             slots = view.legal_targets(card)
@@ -88,14 +89,15 @@ class GreedyAgent:
                 choices = [self._distinct(slots)]
             else:
                 choices = [()]
+            ask = card.ask
             for targets in choices:
-                score, info = reading.score(card, targets)
-                if card.ask is None:
+                score, info = score_of(card, targets)
+                if ask is None:
                     info = None  # whatever its name suggested, this card asks nothing
                 elif info is None:
-                    options = card.ask.choices(view.card_names)
-                    info = options[self.rng.randrange(len(options))]
-                score += self.rng.random() * 0.5  # break ties, differently each game
+                    options = ask.choices(view.card_names)
+                    info = options[rng.randrange(len(options))]
+                score += rng.random() * 0.5  # break ties, differently each game
                 if best_score is None or score > best_score:
                     best, best_score = (card, targets, info), score
         assert best is not None  # an agent is asked to select only when it has a playable card
@@ -118,38 +120,84 @@ class GreedyAgent:
 
 
 class _Reading:
-    """What one view tells the greedy bot this round."""
+    """What one view tells the greedy bot this round (worked out once per decision, for
+    every selection it weighs: the expert's rollouts make many decisions)."""
 
     def __init__(self, view: PlayerView, copies: dict[str, int]):
         self.view = view
         me = view.me
         self.me = me
-        self.names = Counter(map(_known, view.hand))
+        names: dict[str, int] = {}  # the names in my hand, by how many of each
+        for card in view.hand:
+            name = _KNOWN.get(card)
+            if name is None:
+                name = _known(card)
+            names[name] = names.get(name, 0) + 1
+        self.names = names
         self.tokens = me.counters.get(TREASURE, 0)
-        self.rivals = [p for p in view.players if p.seat != me.seat and p.status is not Status.LOST]
         events = view.events
-        recent = [e for e in events if e.round >= view.round - 2]
-        self.hexed = {
-            t
-            for e in recent
-            if e.kind == "played" and e.cause == "base:hex"
-            for t in e.data.get("targets", ())
-        }
-        self.watched = any(
-            e.kind == "shown" and e.seat == me.seat and e.data.get("to") != me.seat for e in recent
-        )
+        if events:
+            recent = [e for e in events if e.round >= view.round - 2]
+            self.hexed = {
+                t
+                for e in recent
+                if e.kind == "played" and e.cause == "base:hex"
+                for t in e.data.get("targets", ())
+            }
+            self.watched = any(
+                e.kind == "shown" and e.seat == me.seat and e.data.get("to") != me.seat
+                for e in recent
+            )
+        else:  # (a rollout keeps no events)
+            self.hexed, self.watched = set(), False
         self.copies = copies
-        self.threat = {p.seat: self._threat(p) for p in self.rivals}
-        self.leader = max(self.threat.values(), default=0)
+        #: The players still in the game but me, how close each looks to winning, and how
+        #: much hitting it matters (0.5 to ~1.5: the leader matters most).
+        rivals: list[PlayerInfo] = []
+        threat: dict[int, float] = {}
+        self.rivals, self.threat = rivals, threat
+        mine, known = me.hand_size, view.known
+        for p in view.players:
+            if p.seat == me.seat or p.status is Status.LOST:
+                continue
+            rivals.append(p)
+            tokens = p.counters.get(TREASURE, 0)
+            value = 3.0 * tokens + (10 if p.status is Status.WON else 0)
+            if p.hand_size > mine:  # a Crown needs the biggest hand
+                value += p.hand_size - mine
+            if known:  # (usually nothing: no hand to look at)
+                value += self._seen_threat(p.seat, tokens)
+            threat[p.seat] = value
+        leader = max(threat.values(), default=0)
+        self.aims = {seat: 0.5 + t / (1 + leader) for seat, t in threat.items()}
+        self._threatened: bool | None = None
+        self._likeliest: tuple[str | None, int, int] | None = None
+        #: (name, targets) -> (score, information): a second copy of a card scores the same.
+        self._scored: dict = {}
 
-    @functools.cached_property
-    def unseen(self) -> Counter:
-        """Cards not in my hand nor face up in the discard pile: what others may hold (only
-        guesses need it: worked out when first asked, as the expert's rollouts ask often)."""
-        unseen = Counter(self.copies)
-        unseen.subtract(self.names)
-        unseen.subtract(card.name for card in self.view.discard)
-        return +unseen
+    def unseen(self) -> dict[str, int]:
+        """Cards not in my hand nor face up in the discard pile: what others may hold."""
+        unseen = dict(self.copies)
+        for name, count in self.names.items():
+            unseen[name] = unseen.get(name, 0) - count
+        for card in self.view.discard:
+            name = card.name
+            unseen[name] = unseen.get(name, 0) - 1
+        return {name: count for name, count in unseen.items() if count > 0}
+
+    def likeliest(self) -> tuple[str | None, int, int]:
+        """The unseen name there are most of (the last in alphabetical order among equals),
+        how many of it and how many unseen cards in all (only guesses need it: worked out
+        when first asked, once a decision)."""
+        if self._likeliest is None:
+            unseen = self.unseen()
+            if not unseen:
+                self._likeliest = None, 0, 0
+            else:
+                most = max(unseen.values())
+                name = max(name for name, count in unseen.items() if count == most)
+                self._likeliest = name, most, sum(unseen.values())
+        return self._likeliest
 
     # -- reading the table --------------------------------------------------------------------
     def known_hand(self, seat: int) -> list[str]:
@@ -159,115 +207,199 @@ class _Reading:
             return []
         return [card.name for card in seen[1]]
 
-    def _threat(self, p) -> float:
-        """How close a rival looks to winning."""
-        tokens = p.counters.get(TREASURE, 0)
-        threat = 3.0 * tokens + (10 if p.status is Status.WON else 0)
-        threat += max(0, p.hand_size - self.me.hand_size)  # a Crown needs the biggest hand
-        seen = self.known_hand(p.seat)
-        if seen:  # (usually nothing: no Counter to make)
+    def _seen_threat(self, seat: int, tokens: int) -> int:
+        """What a rival's hand, if I saw it, adds to how close it looks to winning."""
+        seen = self.known_hand(seat)
+        if seen:
             known = Counter(seen)
             if known["Jewel"] >= 2 or (known["Treasure"] and tokens == TREASURE_TO_WIN - 1):
-                threat += 6
-        return threat
+                return 6
+        return 0
 
     def aim(self, seat: int) -> float:
         """How much hitting this seat matters, 0 to ~1.5: the leader matters most."""
-        if seat not in self.threat:
-            return 0.0
-        return 0.5 + self.threat[seat] / (1 + self.leader)
+        return self.aims.get(seat, 0.0)
 
     def threatened(self) -> bool:
-        if self.tokens >= TREASURE_TO_WIN - 1 or self.names["Jewel"] >= 2 or self.watched:
-            return True
-        return (
-            any(p.priority == 1 and p.hand_size > 0 for p in self.rivals) and len(self.rivals) <= 2
-        )
+        if self._threatened is None:
+            self._threatened = (
+                self.tokens >= TREASURE_TO_WIN - 1
+                or self.names.get("Jewel", 0) >= 2
+                or self.watched
+                or (
+                    any(p.priority == 1 and p.hand_size > 0 for p in self.rivals)
+                    and len(self.rivals) <= 2
+                )
+            )
+        return self._threatened
 
     def guess_name(self, seat: int) -> tuple[str | None, float]:
         """The card most likely in that player's hand, and how sure I am (0 to 1)."""
         known = [n for n in self.known_hand(seat) if n not in ("Accuse",)]
         if known:
-            name = Counter(known).most_common(1)[0][0]
-            return name, 0.8
-        if not self.unseen:
+            return Counter(known).most_common(1)[0][0], 0.8
+        guess, count, total = self.likeliest()
+        if guess is None:
             return None, 0.0
-        name, count = max(self.unseen.items(), key=lambda kv: (kv[1], kv[0]))
-        total = sum(self.unseen.values())
         hand = max(1, self.view.players[seat].hand_size - 1)
-        return name, min(1.0, hand * count / total)
+        return guess, min(1.0, hand * count / total)
 
     # -- scoring a selection ------------------------------------------------------------------
     def score(self, card, targets) -> tuple[float, object]:
         """(score, information to give) for playing ``card`` at ``targets``."""
-        name = _known(card)
-        me, view = self.me, self.view
-        target: Any = targets[0] if targets else None  # only read by cards that target
-        aim = self.aim(target) if target is not None else 0.0
-        can_win = me.seat not in self.hexed
-        names = self.names
+        name = _KNOWN.get(card)
+        if name is None:
+            name = _known(card)
+        key = (name, targets)
+        scored = self._scored.get(key)
+        if scored is None:
+            scored = self._scored[key] = _SCORE.get(name, _unknown)(self, name, targets)
+        return scored
 
-        def rest(other: str) -> int:  # that many left in hand once this card leaves it
-            return names[other] - (other == name)
+    def rest(self, other: str, name: str) -> int:
+        """That many ``other`` left in hand once ``name`` leaves it."""
+        return self.names.get(other, 0) - (other == name)
 
-        if name == "Jewel":
-            return (100.0 if rest("Jewel") and can_win else 0.0), None
-        if name == "Treasure":
-            if self.tokens + 1 >= TREASURE_TO_WIN and can_win:
-                return 100.0, None
-            return 40.0, None
-        if name == "Crown":
-            mine = me.hand_size - 1
-            others = [p.hand_size - (1 if p.hand_size else 0) for p in self.rivals]
-            return (90.0 if can_win and all(mine > n for n in others) else 1.0), None
-        if name == "Prophecy":
-            known = self.known_hand(target)
-            players = view.players
-            if len(known) == 1 and players[target].hand_size == 1 and can_win:
-                return 80.0, known[0]
-            guess, sure = self.guess_name(target)
-            return 10.0 + 20 * sure, guess
-        if name == "Shield":
-            return (70.0 if self.threatened() else 12.0), None
-        if name == "Mirror":
-            return (55.0 if self.threatened() else 10.0), None
-        if name == "Accuse":
-            guess, sure = self.guess_name(target)
-            if guess is None or guess == "Accuse":
-                return 5.0, None
-            return 10.0 + 60 * sure * aim, guess
-        if name == "Standoff":
-            return 30.0 * aim, None
-        if name == "Assassin":
-            return (85.0 * aim if me.priority == 1 else 2.0), None
-        if name == "Ambush":
-            return 12.0 * aim, None
-        if name == "Spoiler":
-            ahead = me.priority < view.players[target].priority
-            return (45.0 * aim if ahead else 0.5), None
-        if name == "Echo":
-            behind = me.priority > view.players[target].priority
-            return (15.0 if behind else 0.5), None
-        if name == "Hex":
-            return 50.0 * aim if self.threat.get(target, 0) >= 6 else 8.0 * aim, None
-        if name == "Revive":
-            return -10.0, None  # bringing back a rival rarely helps me
-        if name == "Tribute":
-            return 20.0 + 5 * aim + (10 if rest("Crown") else 0), None
-        if name == "Supply":
-            return 18.0 + (15 if rest("Crown") else 0), None
-        if name == "Spyglass":
-            return 15.0 + 10 * aim, None
-        if name == "Purge":
-            return 12.0 + 8 * aim, None
-        if name == "Swap":
-            mine = sum(KEEP_VALUE.get(n, 3) * rest(n) for n in names)
-            return 8.0 + (10 if mine < 6 else 0), None
-        if name == "Haste":
-            return 6.0, None
-        if name == "Delay":
-            return 8.0 * aim, None
-        return 15.0, None
+
+# -- how each card the bot knows scores: (score, information) -------------------------------
+def _jewel(r: _Reading, name: str, targets) -> tuple[float, object]:
+    return (100.0 if r.rest("Jewel", name) and r.me.seat not in r.hexed else 0.0), None
+
+
+def _treasure(r: _Reading, name: str, targets) -> tuple[float, object]:
+    if r.tokens + 1 >= TREASURE_TO_WIN and r.me.seat not in r.hexed:
+        return 100.0, None
+    return 40.0, None
+
+
+def _crown(r: _Reading, name: str, targets) -> tuple[float, object]:
+    mine = r.me.hand_size - 1
+    others = [p.hand_size - (1 if p.hand_size else 0) for p in r.rivals]
+    can_win = r.me.seat not in r.hexed
+    return (90.0 if can_win and all(mine > n for n in others) else 1.0), None
+
+
+def _prophecy(r: _Reading, name: str, targets) -> tuple[float, object]:
+    target = targets[0]
+    known = r.known_hand(target)
+    if len(known) == 1 and r.view.players[target].hand_size == 1 and r.me.seat not in r.hexed:
+        return 80.0, known[0]
+    guess, sure = r.guess_name(target)
+    return 10.0 + 20 * sure, guess
+
+
+def _shield(r: _Reading, name: str, targets) -> tuple[float, object]:
+    return (70.0 if r.threatened() else 12.0), None
+
+
+def _mirror(r: _Reading, name: str, targets) -> tuple[float, object]:
+    return (55.0 if r.threatened() else 10.0), None
+
+
+def _accuse(r: _Reading, name: str, targets) -> tuple[float, object]:
+    target = targets[0]
+    guess, sure = r.guess_name(target)
+    if guess is None or guess == "Accuse":
+        return 5.0, None
+    return 10.0 + 60 * sure * r.aim(target), guess
+
+
+def _standoff(r: _Reading, name: str, targets) -> tuple[float, object]:
+    return 30.0 * _aim_first(r, targets), None
+
+
+def _assassin(r: _Reading, name: str, targets) -> tuple[float, object]:
+    return (85.0 * _aim_first(r, targets) if r.me.priority == 1 else 2.0), None
+
+
+def _ambush(r: _Reading, name: str, targets) -> tuple[float, object]:
+    return 12.0 * _aim_first(r, targets), None
+
+
+def _spoiler(r: _Reading, name: str, targets) -> tuple[float, object]:
+    target = targets[0]
+    ahead = r.me.priority < r.view.players[target].priority
+    return (45.0 * r.aim(target) if ahead else 0.5), None
+
+
+def _echo(r: _Reading, name: str, targets) -> tuple[float, object]:
+    behind = r.me.priority > r.view.players[targets[0]].priority
+    return (15.0 if behind else 0.5), None
+
+
+def _hex(r: _Reading, name: str, targets) -> tuple[float, object]:
+    aim = _aim_first(r, targets)
+    return 50.0 * aim if targets and r.threat.get(targets[0], 0) >= 6 else 8.0 * aim, None
+
+
+def _revive(r: _Reading, name: str, targets) -> tuple[float, object]:
+    return -10.0, None  # bringing back a rival rarely helps me
+
+
+def _tribute(r: _Reading, name: str, targets) -> tuple[float, object]:
+    return 20.0 + 5 * _aim_first(r, targets) + (10 if r.rest("Crown", name) else 0), None
+
+
+def _supply(r: _Reading, name: str, targets) -> tuple[float, object]:
+    return 18.0 + (15 if r.rest("Crown", name) else 0), None
+
+
+def _spyglass(r: _Reading, name: str, targets) -> tuple[float, object]:
+    return 15.0 + 10 * _aim_first(r, targets), None
+
+
+def _purge(r: _Reading, name: str, targets) -> tuple[float, object]:
+    return 12.0 + 8 * _aim_first(r, targets), None
+
+
+def _swap(r: _Reading, name: str, targets) -> tuple[float, object]:
+    # What the rest of my hand is worth once this card leaves it.
+    mine = sum(KEEP_VALUE.get(n, 3) * count for n, count in r.names.items()) - KEEP_VALUE.get(
+        name, 3
+    )
+    return 8.0 + (10 if mine < 6 else 0), None
+
+
+def _haste(r: _Reading, name: str, targets) -> tuple[float, object]:
+    return 6.0, None
+
+
+def _delay(r: _Reading, name: str, targets) -> tuple[float, object]:
+    return 8.0 * _aim_first(r, targets), None
+
+
+def _unknown(r: _Reading, name: str, targets) -> tuple[float, object]:
+    return 15.0, None
+
+
+def _aim_first(r: _Reading, targets) -> float:
+    """The aim of the first target, 0 for a card with none."""
+    return r.aim(targets[0]) if targets else 0.0
+
+
+_SCORE = {
+    "Jewel": _jewel,
+    "Treasure": _treasure,
+    "Crown": _crown,
+    "Prophecy": _prophecy,
+    "Shield": _shield,
+    "Mirror": _mirror,
+    "Accuse": _accuse,
+    "Standoff": _standoff,
+    "Assassin": _assassin,
+    "Ambush": _ambush,
+    "Spoiler": _spoiler,
+    "Echo": _echo,
+    "Hex": _hex,
+    "Revive": _revive,
+    "Tribute": _tribute,
+    "Supply": _supply,
+    "Spyglass": _spyglass,
+    "Purge": _purge,
+    "Swap": _swap,
+    "Haste": _haste,
+    "Delay": _delay,
+}
 
 
 def _known(card) -> str:
