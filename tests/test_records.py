@@ -997,3 +997,20 @@ def test_replay_reveal_refuses_a_game_that_can_still_be_resumed(tmp_path):
         f"Error: {path}: --reveal shows a finished game only, and this one is not over "
         "(its hands stay secret while it can be resumed)"
     )
+
+
+def test_resume_names_a_seat_a_bot_took_over_as_the_bot_from_that_round(tmp_path, registry):
+    """Issue 20: a hosted seat a bot took over is "ann (bot)" from the moment the bot plays
+    it; a resumed record seats that bot again, and its screen names it so from that round."""
+    path = tmp_path / "hosted.toml"
+    game = bots_game(registry, seed=33, kind="greedy", names=["ann", "Bix", "Cog", "Dot"])
+    record = play_recorded(registry, game, rounds=2)
+    record.players[0] = replace(
+        record.players[0], kind="human", replaced_in=2, replaced_by="greedy"
+    )
+    path.write_text(record.dumps())
+    result = cli("resume", path, "--plain")
+    assert result.exit_code == 0, result.stderr
+    before, after = result.stdout.split("Round 2", 1)
+    assert "ann (bot)" not in before and "ann (bot)" in after
+    assert "Traceback" not in result.stdout + result.stderr

@@ -351,6 +351,12 @@ def _resume_held(file: Path, record, registry, held, plain: bool = False) -> Non
     resumed = setup(record.seed)
 
     def run(game, recorder):
+        # A seat a bot took over: "NAME (bot)" from that round on (from the start of a match's
+        # later games, which the bot plays whole).
+        later = record.match is not None and bool(record.match.games)
+        replaced = {s: 1 if later else p.replaced_in for s, p in enumerate(record.players)
+                    if p.replaced_in}  # fmt: skip
+
         def after_round(game) -> None:
             try:
                 difference = recorder.round_played(game)
@@ -372,7 +378,7 @@ def _resume_held(file: Path, record, registry, held, plain: bool = False) -> Non
 
         try:
             with interrupts.game_signals(), shown(screen):
-                return run_game(game, screen, after_round)
+                return run_game(game, screen, after_round, replaced)
         except _Differs as exc:
             fail(f"{file}: {exc}", DIFFERS)
         except records.RecordError as exc:

@@ -5,7 +5,7 @@ a recorded game told again, and the offer to save a game that stopped.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 
@@ -75,9 +75,13 @@ def shown(screen):
     return shown() if shown is not None else nullcontext()
 
 
-def run_game(game, screen, after_round: Callable | None = None):
+def run_game(
+    game, screen, after_round: Callable | None = None, replaced: Mapping[int, int] | None = None
+):
     """Play ``game`` to its end on ``screen``, narrating each round's events as the screen's
-    reader sees them. ``after_round(game)`` is called after every whole round.
+    reader sees them. ``after_round(game)`` is called after every whole round. ``replaced``:
+    the seats a bot took over (a resumed record's), by the round it did; the screen names them
+    "NAME (bot)" from that round on.
 
     When every human at the table is out, they choose to watch the rest or skip to the end.
 
@@ -98,6 +102,9 @@ def run_game(game, screen, after_round: Callable | None = None):
             screen.standings("At the table")
         offered = False  # the choice to watch is offered once each time the humans are out
         while not game.over:
+            for seat, since in (replaced or {}).items():
+                if since <= game.round + 1:
+                    screen.replace(seat, since)
             game.play_round()
             screen.catch_up()
             out = screen.humans() and not screen.humans_in_play()

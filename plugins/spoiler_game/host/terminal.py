@@ -2,7 +2,8 @@
 the lines the player typed, handed across from the server's event loop to the game's threads.
 
 The event loop owns the channel: a ``Terminal`` written to from any thread passes the text
-to the loop (``call_soon_threadsafe``), which writes it in order. Lines typed arrive on the
+to the loop (an outbox the loop is woken to take, ``call_soon_threadsafe``), which writes it
+in order, what was sent meanwhile as one write. Lines typed arrive on the
 loop and wait in a small queue until a prompt reads them.
 """
 
@@ -180,6 +181,8 @@ class Terminal:
         #: The seat's full-screen table, which draws this terminal's notices (None: none).
         self.table: Any = None
         self.closed = False
+        self._outbox: list[tuple[Callable[..., None], tuple]] = []  # for the loop, in order
+        self._outbox_lock = threading.Lock()
         self._lines: queue.Queue = queue.Queue()
         self._partial = ""  # input without a line end yet (no pseudo-terminal)
         self._too_long = False
@@ -214,7 +217,31 @@ class Terminal:
     # -- output (any thread) ---------------------------------------------------------------
     def send(self, text: str) -> None:
         if not self.closed:
-            self.loop.call_soon_threadsafe(self._write, text)
+            self._post(self._write, text)
+
+    def _post(self, work: Callable[..., None], *args: Any) -> None:
+        """Do ``work(*args)`` on the loop, after everything posted before it. What is sent
+        meanwhile goes out as one write (one ssh packet for a round told, not one a line)."""
+        with self._outbox_lock:
+            self._outbox.append((work, args))
+            if len(self._outbox) > 1:
+                return  # the loop is already due to take the outbox
+        self.loop.call_soon_threadsafe(self._take_outbox)
+
+    def _take_outbox(self) -> None:  # on the loop
+        with self._outbox_lock:
+            outbox, self._outbox = self._outbox, []
+        text: list[str] = []
+        for work, args in outbox:
+            if work == self._write:
+                text.append(args[0])
+                continue
+            if text:
+                self._write("".join(text))
+                text = []
+            work(*args)
+        if text:
+            self._write("".join(text))
 
     def _write(self, text: str) -> None:  # on the loop
         # Text sent before the terminal closed still goes out (last words), if it can.
@@ -228,7 +255,7 @@ class Terminal:
     def ask(self, prompt: str) -> None:
         """Send ``prompt`` (rendered) and keep it open until the player answers it."""
         if not self.closed:
-            self.loop.call_soon_threadsafe(self._ask, prompt)
+            self._post(self._ask, prompt)
 
     def _ask(self, prompt: str) -> None:  # on the loop
         self._prompt, self._mid_line = prompt, True
@@ -255,7 +282,7 @@ class Terminal:
             self.table.notice(Text.from_ansi(rendered.rstrip("\n")), own=own)
             return
         if not self.closed:
-            self.loop.call_soon_threadsafe(self._notice, rendered, own)
+            self._post(self._notice, rendered, own)
 
     def _notice(self, rendered: str, own: bool) -> None:  # on the loop
         prompt = self._prompt
@@ -389,7 +416,7 @@ class Terminal:
     def hang_up(self, message: str) -> None:
         """Say ``message`` and close the player's session (from any thread)."""
         self.send(self.restore + message + "\n")
-        self.loop.call_soon_threadsafe(self._hang_up)
+        self._post(self._hang_up)
 
     def _hang_up(self) -> None:  # on the loop, after everything sent before
         self.close()
