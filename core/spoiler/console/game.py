@@ -102,9 +102,7 @@ def run_game(
             screen.standings("At the table")
         offered = False  # the choice to watch is offered once each time the humans are out
         while not game.over:
-            for seat, since in (replaced or {}).items():
-                if since <= game.round + 1:
-                    screen.replace(seat, since)
+            name_bots(screen, replaced or {}, game.round + 1)
             game.play_round()
             screen.catch_up()
             out = screen.humans() and not screen.humans_in_play()
@@ -124,6 +122,14 @@ def run_game(
     return game.result
 
 
+def name_bots(screen, replaced: Mapping[int, int], round: int) -> None:
+    """Before ``round`` is played: the seats a bot took over by then (``replaced``: seat ->
+    round) are "NAME (bot)" on ``screen`` from the round the bot did."""
+    for seat, since in replaced.items():
+        if since <= round:
+            screen.replace(seat, since)
+
+
 class Replayed(NamedTuple):
     game: Any
     #: The first way the replay differs from the record; None when it matches.
@@ -141,6 +147,7 @@ def replay_game(record, registry, screen, step: bool = False) -> Replayed:
 
     game = records.build_game(record, registry)
     recorder = records.Recorder(record)
+    replaced = {s: p.replaced_in for s, p in enumerate(record.players) if p.replaced_in}
     screen.follow(game)
     game.start()
     screen.catch_up()
@@ -155,9 +162,7 @@ def replay_game(record, registry, screen, step: bool = False) -> Replayed:
                 answer = "q"
             if answer.lower() in ("q", "quit"):
                 return Replayed(game, first, stopped=True)
-        for seat, player in enumerate(record.players):  # a bot took the seat in this round
-            if player.replaced_in == entry.round:
-                screen.replace(seat, entry.round)
+        name_bots(screen, replaced, entry.round)
         game.play_round()
         first = first or recorder.round_played(game)
         screen.catch_up()
