@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from spoiler.model.events import Event
+
 
 class Status(enum.IntEnum):
     """Where a player stands. Winning moves one step up, losing one step down.
@@ -104,7 +106,7 @@ class GameState:
         #: This round's plays, in the order they were selected (seat order).
         self.plays: list = []
         self.rng = random.Random(seed)
-        self.log: list = []
+        self.log: list[Event] = []
         self.result: Result | None = None
         #: The deck as built at game start, for the conservation check.
         self.built: list = []

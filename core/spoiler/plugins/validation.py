@@ -245,10 +245,10 @@ def play_games(
                 stopped = True
                 break
             for event in game.state.log[start:]:
-                if event.kind == "played":
+                if event.kind == "played" and event.cause is not None:
                     played.add(event.cause)
                 elif event.kind == "fizzled":
-                    card = game.cards_by_id.get(event.data.get("card"))
+                    card = game.cards_by_id.get(event.data.get("card", ""))
                     found(
                         Problem(
                             event.data.get("set") or set_name,

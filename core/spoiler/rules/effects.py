@@ -18,6 +18,7 @@ from spoiler.model.verbs import Cause
 from spoiler.model.views import Question
 from spoiler.rules.guard import DECIDING
 from spoiler.rules.log import cause_id, seat_of
+from spoiler.rules.native import mypyc_attr
 from spoiler.rules.questions import find
 from spoiler.rules.selection import MAX_ATTEMPTS, Selecting
 
@@ -28,6 +29,7 @@ _UP = {LOST: IN_PLAY, IN_PLAY: WON, WON: WON}
 _NAME = {status: status.name.lower() for status in Status}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (Game's part: see game.py)
 class Effects(Selecting):
     """The part of the engine that carries out the verbs on players and cards."""
 

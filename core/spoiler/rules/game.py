@@ -50,6 +50,7 @@ from spoiler.model.verbs import Play
 from spoiler.rules.guard import MAX_ROUND_SECONDS, MAX_ROUND_STEPS, Guard
 from spoiler.rules.hooks import who_is_running
 from spoiler.rules.legality import playable_cards
+from spoiler.rules.native import mypyc_attr
 from spoiler.rules.plays import PlayEffects
 from spoiler.rules.selection import MAX_ATTEMPTS
 
@@ -85,6 +86,8 @@ NEW, RUNNING, IDLE = "new", "running", "idle"
 _playable = playable_cards
 
 
+# Subclassed by plain Python (fast mode's, simulate's tally) when the engine is compiled.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(PlayEffects):
     """One game of Spoiler: its state and the rules that move it.
 
@@ -344,7 +347,8 @@ class Game(PlayEffects):
         seats' agents replaced by ``agents`` (default: the same agent objects). ``kind``: the
         copy's class (a subclass of ``Game``; default this game's). ``spoiler.search`` builds
         fast copies and determinizations on it."""
-        new = object.__new__(kind or type(self))
+        kind = kind or type(self)
+        new = kind.__new__(kind)  # (not object.__new__, which a compiled Game refuses)
         if agents is None:
             agents = [seat.agent for seat in self.seats]
         self._copy_into(new)

@@ -28,6 +28,7 @@ from types import FrameType
 
 from spoiler.model.errors import RoundTooLong, Runaway, Running
 from spoiler.model.state import GameState
+from spoiler.rules.native import mypyc_attr
 
 #: A round may take this many engine steps (a usual round takes under a hundred) and this
 #: many seconds of card code without a decision from a player (``Game`` reads both when it
@@ -46,6 +47,7 @@ _AGAIN = 0.25
 _GRACE = 0.05
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (Game's part: see game.py)
 class Guard:
     """The lowest part of the engine: its count of this round's steps and its clock.
     Every part above it counts a step with ``self._steps -= 1`` and calls ``_guard()``
@@ -53,7 +55,7 @@ class Guard:
 
     #: Held by the game itself (``spoiler.rules.game.Game``), read by every part.
     state: GameState
-    seed: int
+    seed: int | None  # (None in a determinization: spoiler.search)
 
     def _init_guard(self, max_round_steps: int, max_round_seconds: float) -> None:
         #: The limits (see MAX_ROUND_STEPS), and the count of this round.

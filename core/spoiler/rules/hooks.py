@@ -15,8 +15,10 @@ from spoiler.model.interrupts import PLUGIN_FAILURES, Stop
 from spoiler.model.verbs import Ongoing, Play, name_the_closest
 from spoiler.rules.guard import Guard
 from spoiler.rules.log import Log
+from spoiler.rules.native import mypyc_attr
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (Game's part: see game.py)
 class Hooks(Log):
     """The part of the engine that calls hooks."""
 

@@ -21,6 +21,7 @@ from spoiler.model.state import GameState, Status
 from spoiler.model.verbs import Play
 from spoiler.model.views import PlayerInfo, Selection
 from spoiler.rules.guard import Guard
+from spoiler.rules.native import mypyc_attr
 from spoiler.rules.questions import Questions, find
 
 LOST = Status.LOST
@@ -29,6 +30,7 @@ LOST = Status.LOST
 Legal = Mapping[Target, tuple[int, ...]]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (Game's part: see game.py)
 class Legality(Questions):
     """The part of the engine that knows what may be selected, and by whom."""
 

@@ -9,9 +9,11 @@ from spoiler.model.cards import Card
 from spoiler.model.verbs import Cause, Ongoing, Play
 from spoiler.rules.effects import Effects
 from spoiler.rules.log import seat_of
+from spoiler.rules.native import mypyc_attr
 from spoiler.rules.resolution import overridden
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (Game's part: see game.py)
 class PlayEffects(Effects):
     """The part of the engine that carries out the verbs on plays and lasting effects."""
 

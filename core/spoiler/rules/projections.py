@@ -6,8 +6,10 @@ from __future__ import annotations
 from spoiler.model.state import Seat
 from spoiler.model.views import PlayerInfo, PlayerView, TableView
 from spoiler.rules.legality import Legal, Legality, playable_cards, public_players
+from spoiler.rules.native import mypyc_attr
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (Game's part: see game.py)
 class Projections(Legality):
     """The part of the engine that makes views."""
 

@@ -9,9 +9,11 @@ from collections.abc import Iterable
 from spoiler.model.cards import Card, CardSet
 from spoiler.model.state import Status
 from spoiler.model.verbs import Play
+from spoiler.rules.native import mypyc_attr
 from spoiler.rules.resolution import Resolution
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (Game's part: see game.py)
 class Questions(Resolution):
     """The part of the engine that answers questions about the game."""
 

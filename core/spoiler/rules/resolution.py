@@ -20,8 +20,10 @@ from spoiler.model.verbs import Cause, Ongoing, Play, name_the_closest
 from spoiler.rules.guard import Guard
 from spoiler.rules.hooks import Hooks
 from spoiler.rules.log import cause_id, seat_of
+from spoiler.rules.native import mypyc_attr
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (Game's part: see game.py)
 class Resolution(Hooks):
     """The part of the engine that resolves plays and parts in priority order."""
 
@@ -191,7 +193,14 @@ class Resolution(Hooks):
         effects = self._handlers[handler]
         if not effects:
             return ()
-        return (e for e in list(effects) if e in self.state.ongoing)
+        return self._still_on(list(effects))
+
+    def _still_on(self, effects: list[Ongoing]) -> Iterator[Ongoing]:
+        """Each of ``effects`` still on when the walk reaches it. (A generator function: a
+        compiled engine makes a generator expression a list, whose test would run at once.)"""
+        for effect in effects:
+            if effect in self.state.ongoing:
+                yield effect
 
     def _prevents(
         self, effect: Ongoing, handler: Callable[[int, Cause], object], seat: int, cause: Cause

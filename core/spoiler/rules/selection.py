@@ -18,9 +18,9 @@ from typing import Any
 from spoiler.model.cards import Card
 from spoiler.model.errors import GameError, IllegalChoice
 from spoiler.model.verbs import Play
-from spoiler.model.views import PlayerInfo
 from spoiler.rules.guard import DECIDING
 from spoiler.rules.legality import Legal
+from spoiler.rules.native import mypyc_attr
 from spoiler.rules.projections import Projections
 
 #: How often an agent may answer illegally before the game gives up on it.
@@ -36,6 +36,7 @@ def register_search_window(factory: Callable[[Any, int], object]) -> None:
     _window_factory = factory
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (Game's part: see game.py)
 class Selecting(Projections):
     """The part of the engine that asks for this round's selections."""
 
@@ -75,7 +76,7 @@ class Selecting(Projections):
     def _ask_agent(
         self,
         seat: int,
-        public: tuple[PlayerInfo, ...] | None,
+        public: Any,  # the players' public rows (a fast game's: its own shared parts)
         legal: Legal,
         table: tuple | None,
         playable: tuple[Card, ...],

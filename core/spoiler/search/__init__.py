@@ -155,7 +155,7 @@ def determinize(
             other.known = {}
     st.deck = pool  # what is left: as many cards as the real deck, in a new order
     st.rng = random.Random(rng.getrandbits(64))
-    new.seed = None  # type: ignore[assignment]  # a determinization is never recorded
+    new.seed = None  # a determinization is never recorded
     new.decisions = [
         {"round": r["round"], "selections": {}, "answers": []} for r in game.decisions[-1:]
     ]

@@ -16,22 +16,38 @@ records play normal ones. ``tests/test_search.py`` checks that both give the sam
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from time import monotonic
+from typing import Any
 
+from spoiler.model.cards import CardSet
+from spoiler.model.state import Seat
 from spoiler.model.verbs import Play
 from spoiler.model.views import PlayerView
 from spoiler.rules.game import Game
 from spoiler.rules.guard import DECIDING, Guard
 from spoiler.rules.legality import playable_cards
+from spoiler.rules.native import mypyc_attr
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (simulate's tally, when compiled)
 class FastGame(Game):
     """A ``Game`` in fast mode. ``log``: keep the event log (default: only when some seat's
     agent reads events)."""
 
-    def __init__(self, *args, log: bool | None = None, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        sets: list[CardSet],
+        seats: list[Seat],
+        seed: int,
+        *,
+        max_rounds: int = 100,
+        hooks: dict[str, Callable[..., Any]] | None = None,
+        strict: bool = False,
+        log: bool | None = None,
+    ):
+        # (Game's arguments named one by one: a compiled class passes no *args on.)
+        super().__init__(sets, seats, seed, max_rounds=max_rounds, hooks=hooks, strict=strict)
         self._fast_setup(log)
 
     def _copy_into(self, new: Guard) -> None:
@@ -88,6 +104,8 @@ class _Shared:
         self.table: tuple = ((), ())
 
 
+# A plain Python class even when compiled: its parts are descriptors and instance dicts.
+@mypyc_attr(native_class=False)
 class _Later:
     """A part of a LazyView filled in when first read: reading it fills in all of them, in
     the view's own ``__dict__``, where every later read finds them (a class attribute that
@@ -103,6 +121,7 @@ class _Later:
         return view.__dict__[self.name]
 
 
+@mypyc_attr(native_class=False)  # (as _Later)
 class LazyView:
     """A ``PlayerView`` for the built-in bots of a fast game: what a bot reads every decision
     (its seat, playable cards, legal targets, card names) is at hand; the rest is filled in

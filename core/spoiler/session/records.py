@@ -170,6 +170,8 @@ class Record:
                 )
             )
         players = [PlayerEntry(s.name, s.kind) for s in game.seats]
+        if game.seed is None:
+            raise ValueError("a determinization is never recorded")
         return cls(
             game.seed,
             sets,
