@@ -76,11 +76,14 @@ def running_code(game: Hooks, frame: FrameType | None) -> Running:
         for name, caller in game.hooks.items()
         for impl in getattr(caller, "get_hookimpls", list)()  # (a plain function has none)
     }
-    while frame is not None:
-        found = impls.get(frame.f_code)
+    # Any, not FrameType: since Python 3.13 f_locals is a proxy, not the dict typeshed says,
+    # and a compiled engine checks the type it reads.
+    here: Any = frame
+    while here is not None:
+        found = impls.get(here.f_code)
         if found is not None:
             return Running(plugin=found[0], hook=found[1])
-        source = frame.f_locals.get("play", frame.f_locals.get("self"))
+        source = here.f_locals.get("play", here.f_locals.get("self"))
         if isinstance(source, Play):  # a card's effect: main(play), at_end(play) ...
             return Running(card=source.card.id)
         if isinstance(source, Ongoing):  # an ongoing effect's handler
@@ -89,7 +92,7 @@ def running_code(game: Hooks, frame: FrameType | None) -> Running:
             return Running(effect=source.name)
         if isinstance(source, Target):  # a target kind's allows (in Target.candidates)
             return Running(target=source.description)
-        frame = frame.f_back
+        here = here.f_back
     return Running()
 
 
