@@ -6,7 +6,13 @@ The fixtures are session-scoped so hypothesis property tests can use them too.
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# The wheels the tests build are pure Python, whatever the shell asks (hatch_compile.py); the
+# ones that ask to compile say so themselves.
+os.environ.pop("SPOILER_COMPILE", None)
 
 from spoiler.cards import (
     ANOTHER_ACTIVE_PLAYER,

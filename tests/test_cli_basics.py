@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -12,6 +13,7 @@ from typer.testing import CliRunner
 
 import spoiler
 from spoiler.cli import app
+from spoiler.commands import engine_build
 
 runner = CliRunner()
 
@@ -20,7 +22,21 @@ def test_version_prints_the_version():
     """``spoiler --version`` prints the installed version and exits 0."""
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0
-    assert result.stdout == f"spoiler {spoiler.__version__}\n"
+    built = "" if engine_build() == "pure Python" else " (compiled engine)"
+    assert result.stdout == f"spoiler {spoiler.__version__}{built}\n"
+
+
+def test_the_version_line_says_whether_the_engine_is_compiled():
+    """``engine_build`` (read by ``--version``) tells the engine module that is really
+    imported: an extension module when it was built with mypyc, its source otherwise."""
+    import spoiler.rules.game as engine
+
+    compiled = not engine.__file__.endswith(".py")
+    assert engine_build() == ("compiled" if compiled else "pure Python")
+    # CI's compiled stage says so: there the engine must be the compiled one, or that stage
+    # would test the pure engine twice.
+    if os.environ.get("SPOILER_TEST_ENGINE") == "compiled":
+        assert compiled, engine.__file__
 
 
 def test_help_lists_the_commands():

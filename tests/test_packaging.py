@@ -7,6 +7,7 @@ goes further: it runs `pytest` from each unpacked sdist.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tarfile
@@ -166,3 +167,29 @@ def test_an_expansions_set_has_its_distributions_version(built, name):
     assert re.search(r"CardSet\(\n\s+\"\w+\",\n\s+__version__,", cards)
     version = re.search(r'^__version__ = "([^"]+)"$', cards, re.M).group(1)
     assert wheel_metadata(wheel)["Version"] == version
+
+
+def build_asked_to_compile(mode: str, out: Path) -> subprocess.CompletedProcess:
+    """Build spoiler-game's wheel with ``SPOILER_COMPILE=mode`` on a machine whose C compiler
+    fails (``CC=false``), as one without a compiler does."""
+    env = {**os.environ, "SPOILER_COMPILE": mode, "CC": "false"}
+    # (No dependency check: this environment need not have what compiling needs.)
+    command = [sys.executable, "-m", "build", "--no-isolation", "--skip-dependency-check"]
+    command += ["--wheel", "--outdir", str(out)]
+    return subprocess.run([*command, str(ROOT)], env=env, capture_output=True, text=True)
+
+
+def test_a_build_that_cannot_compile_the_engine_gives_the_pure_wheel_and_says_so(tmp_path):
+    done = build_asked_to_compile("1", tmp_path)
+    assert done.returncode == 0, done.stderr
+    wheel = next(tmp_path.glob("spoiler_game-*.whl"))
+    assert wheel.name.endswith("-py3-none-any.whl")
+    assert not [name for name in wheel_names(wheel) if name.endswith(".so")]
+    said = [line for line in (done.stdout + done.stderr).splitlines() if "not compiled" in line]
+    assert len(said) == 1 and "building the pure-Python wheel" in said[0]
+
+
+def test_a_build_that_requires_the_compiled_engine_fails_where_it_cannot_compile(tmp_path):
+    done = build_asked_to_compile("require", tmp_path)
+    assert done.returncode != 0
+    assert not list(tmp_path.glob("*.whl"))

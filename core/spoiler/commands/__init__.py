@@ -5,6 +5,8 @@ then too, so ``--help`` and ``--version`` cost no more than Typer itself.
 The command modules leave out ``from __future__ import annotations``: Typer reads every
 command's annotations at each start, and string annotations take it twice as long."""
 
+import os
+
 import typer
 
 from spoiler import __version__
@@ -30,9 +32,23 @@ app = typer.Typer(
 )
 
 
+def engine_build() -> str:
+    """``"compiled"`` when the engine runs compiled (built with mypyc: hatch_compile.py), else
+    ``"pure Python"``. Looked up without importing the engine (``--version`` stays light)."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    rules = os.path.join(os.path.dirname(os.path.dirname(__file__)), "rules")
+    found = any(os.path.exists(os.path.join(rules, "game" + s)) for s in EXTENSION_SUFFIXES)
+    return "compiled" if found else "pure Python"
+
+
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"spoiler {__version__}")
+        # A compiled engine says so (spoiler.engine_build); the pure one, the usual case, not.
+        built = engine_build()
+        typer.echo(
+            f"spoiler {__version__}" + (f" ({built} engine)" if built != "pure Python" else "")
+        )
         raise typer.Exit()
 
 
