@@ -34,9 +34,10 @@ import argparse
 import hashlib
 import json
 import statistics
-import subprocess
 import sys
 import time
+
+from side_by_side import interleaved  # (beside this script)
 
 import spoiler.search  # noqa: F401  (registers the search window, wrapped below)
 from spoiler import plugins
@@ -177,18 +178,11 @@ def compare(args) -> int:
     common = ["--json", "--games", str(args.games), "--think", str(args.think)]
     common += ["--decisions", str(args.decisions), "--seed", str(args.seed)]
     for name in args.sets:
-        runs: dict[str, list[dict]] = {python: [] for python in pythons}
-        for r in range(args.repeat):
-            for python in pythons if r % 2 == 0 else pythons[::-1]:
-                done = subprocess.run(
-                    [python, __file__, *common, "--sets", name],
-                    capture_output=True,
-                    text=True,
-                )
-                if done.returncode != 0:
-                    print(f"rollouts benchmark: {python}: {done.stderr.strip()}", file=sys.stderr)
-                    return 2
-                runs[python].append(json.loads(done.stdout))
+        try:
+            runs = interleaved(__file__, pythons, [*common, "--sets", name], args.repeat)
+        except RuntimeError as exc:
+            print(f"rollouts benchmark: {exc}", file=sys.stderr)
+            return 2
         first = statistics.median(f["rollouts_per_ms"] for f in runs[pythons[0]])
         for python in pythons:
             figures = runs[python]
