@@ -44,7 +44,7 @@ def engine_build() -> str:
 
 def _version(value: bool) -> None:
     if value:
-        # A compiled engine says so (spoiler.engine_build); the pure one, the usual case, not.
+        # A compiled engine says so; the pure one, the usual case, does not.
         built = engine_build()
         typer.echo(
             f"spoiler {__version__}" + (f" ({built} engine)" if built != "pure Python" else "")

@@ -86,7 +86,8 @@ NEW, RUNNING, IDLE = "new", "running", "idle"
 _playable = playable_cards
 
 
-# Subclassed by plain Python (fast mode's, simulate's tally) when the engine is compiled.
+# Plain Python may subclass it even when it is compiled (simulate's tally, tests), so every
+# part allows that (hatch_compile.py).
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Game(PlayEffects):
     """One game of Spoiler: its state and the rules that move it.
