@@ -9,7 +9,7 @@ A wheel is pure Python unless the build is asked to compile, with the environmen
 
 The compiled modules sit beside their sources in the wheel (an extension module is imported
 before a ``.py`` of the same name), so card code, hooks and bots, which stay plain Python, see
-the same names either way. ``spoiler info`` says which engine runs. An editable install is
+the same names either way. ``spoiler --version`` says which engine runs. An editable install is
 never compiled: its sources are the ones you edit. docs/architecture.md, "The compiled
 engine", says what it buys.
 """
@@ -17,6 +17,7 @@ engine", says what it buys.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -93,6 +94,8 @@ class CompileHook(BuildHookInterface):
         try:
             built = compile_engine(Path(self.root), work)
         except Exception as error:  # no compiler, no mypyc, a mypyc error: pure Python
+            shutil.rmtree(work, ignore_errors=True)  # (finalize is not called after a raise)
+            self._work = None
             if mode == "require":
                 raise
             message = str(error).strip().splitlines()
@@ -111,6 +114,4 @@ class CompileHook(BuildHookInterface):
     def finalize(self, version: str, build_data: dict, artifact_path: str) -> None:
         work = getattr(self, "_work", None)
         if work is not None:
-            import shutil
-
             shutil.rmtree(work, ignore_errors=True)

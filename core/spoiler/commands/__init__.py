@@ -45,10 +45,8 @@ def engine_build() -> str:
 def _version(value: bool) -> None:
     if value:
         # A compiled engine says so; the pure one, the usual case, does not.
-        built = engine_build()
-        typer.echo(
-            f"spoiler {__version__}" + (f" ({built} engine)" if built != "pure Python" else "")
-        )
+        compiled = " (compiled engine)" if engine_build() == "compiled" else ""
+        typer.echo(f"spoiler {__version__}{compiled}")
         raise typer.Exit()
 
 
