@@ -300,6 +300,14 @@ def test_a_views_events_since_a_point_are_its_events_from_there():
             assert view.event_count == len(events)
             for start in (0, len(events) // 2, max(0, len(events) - 3), len(events)):
                 assert view.events_since(start) == list(events[start:])
+                # ... and is what everyone saw, with this seat's own secrets in their places.
+                public = view.public_events_since(start)
+                assert public == list(game.game.events_seen_by(None)[start : len(events)])
+                secrets = view.secrets_since(start)
+                for index, event in secrets:
+                    assert seat in event.secret_to and public[index - start].secret is None
+                    public[index - start] = event
+                assert public == list(events[start:])
                 checked += 1
         game.step(int(np.flatnonzero(observation["action_mask"])[0]))
     assert checked > 40

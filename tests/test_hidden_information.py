@@ -346,6 +346,35 @@ def test_a_bot_that_rewrites_its_recorded_selection_changes_nothing(toy):
     assert [e.as_dict() for e in tampered.state.log] == [e.as_dict() for e in honest.state.log]
 
 
+def test_the_event_lists_a_view_gives_out_are_the_callers_own(toy):
+    """``events_since``, ``public_events_since`` and ``secrets_since`` hand out new lists:
+    emptying them or putting another event in changes no later view."""
+    game = Game([toy], [Seat(f"P{s}", RandomAgent(s, s)) for s in range(3)], 7, max_rounds=4)
+    game.play()
+    view = game.view(0)
+    before = [e.as_dict() for e in view.events]
+    for got in (view.events_since(0), view.public_events_since(0), view.secrets_since(0)):
+        assert got
+        got.clear()
+    view.public_events_since(0).append(None)
+    assert [e.as_dict() for e in game.view(0).events] == before
+
+
+def test_an_events_get_reads_its_public_facts_then_the_secret_it_holds(toy):
+    """``Event.get(name)`` is ``data[name]``, else ``secret[name]`` for a seat told the
+    secret; the public event that everyone else sees has no secret to read."""
+    game = Game([toy], [Seat(f"P{s}", RandomAgent(s, s)) for s in range(3)], 7, max_rounds=4)
+    game.play()
+    index, drawn = next((i, e) for i, e in enumerate(game.state.log) if e.kind == "drew")
+    (drawer,) = drawn.secret_to
+    assert drawn.get("card") == drawn.secret["card"] and "card" not in drawn.data
+    public = game.view((drawer + 1) % 3).events[index]  # the same draw, as another seat saw it
+    assert public.kind == "drew" and public.get("card") is None
+    assert public.get("card", "?") == "?"
+    played = next(e for e in game.state.log if e.kind == "played")
+    assert played.get("card") == played.data["card"]
+
+
 def test_emptying_the_legal_targets_of_a_view_breaks_no_later_game(toy):
     """The legal-target tables are shared by every game in the process, so a view hands them
     out read-only: a bot that tries to empty them cannot make a card unplayable later."""

@@ -64,6 +64,15 @@ class Event(_Slots):
         secret = self._secret
         return None if secret is None else MappingProxyType(secret)
 
+    def get(self, name: str, default: Any = None) -> Any:
+        """One fact of the event: from ``data``, else from ``secret`` (when this event
+        holds one), else ``default``; without making either read-only view."""
+        data = self._data
+        if name in data:
+            return data[name]
+        secret = self._secret
+        return default if secret is None else secret.get(name, default)
+
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError(f"an event is read-only (tried to set {name!r})")
 

@@ -16,6 +16,7 @@ from spoiler.model.state import Status
 
 if TYPE_CHECKING:
     from spoiler.model.cards import Card
+    from spoiler.model.events import Event
 
 
 class PlayerInfo(NamedTuple):
@@ -148,8 +149,29 @@ class PlayerView:
     def events_since(self, start: int) -> list:
         """``view.events[start:]`` without making the rest: for a front end that follows a
         seat's events, one view after another (its cost is the new events', not the log's)."""
-        public, secrets = self._public_log, self._secrets
-        return [secrets.get(index) or public[index] for index in range(start, self._upto)]
+        events = self._public_log[start : self._upto]
+        for index, event in self.secrets_since(start):
+            events[index - start] = event
+        return events
+
+    def public_events_since(self, start: int) -> list:
+        """The events from position ``start`` on with every secret removed: as everyone saw
+        them, the same in every seat's view of this moment."""
+        return self._public_log[start : self._upto]
+
+    def secrets_since(self, start: int) -> list[tuple[int, Event]]:
+        """The events from position ``start`` on that this seat saw with a secret, each with
+        its position, in order: ``events_since(start)`` is ``public_events_since(start)``
+        with these in their places. Its cost is theirs, not the log's."""
+        found: list[tuple[int, Event]] = []
+        secrets, upto = self._secrets, self._upto
+        for index in reversed(secrets):  # put as the log grew: by position
+            if index < start:
+                break
+            if index < upto:
+                found.append((index, secrets[index]))
+        found.reverse()
+        return found
 
     def others(self) -> list[PlayerInfo]:
         return [p for p in self.players if p.seat != self.seat]
