@@ -36,9 +36,10 @@ import itertools
 import random
 import sys
 import zlib
-from collections import Counter, deque
+from array import array
+from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from operator import attrgetter
 from typing import Any, ClassVar
@@ -50,7 +51,6 @@ from pettingzoo.utils import wrappers
 
 from spoiler.agents import new_faults
 from spoiler.agents.wire import (
-    card_selections,
     legal_selections,
     question_to_wire,
     result_to_wire,
@@ -116,6 +116,18 @@ OPTION_SLOTS = 16
 COUNTER_BOUND = 100.0
 
 
+def _zeros(size: int) -> array:
+    """``size`` float32 zeros, as an array("f")."""
+    return array("f", bytes(4 * size))
+
+
+def _clip(value: float) -> float:
+    """A counter's value within the bound, either way."""
+    if value > COUNTER_BOUND:
+        return COUNTER_BOUND
+    return -COUNTER_BOUND if value < -COUNTER_BOUND else value
+
+
 def _bucket(name: str, slots: int) -> int:
     """A column for a name, the same in every process (``hash`` of a str is salted)."""
     return zlib.crc32(name.encode()) % slots
@@ -149,11 +161,15 @@ class Encoding:
         # -- actions ---------------------------------------------------------------------------
         #: Selection actions: (card id, targets as relative seats, information).
         self.selections: list[tuple[str, tuple[int, ...], Any]] = []
+        #: The first action of each (card id, targets) and how many follow it (its infos).
+        self._runs: dict[tuple[str, tuple[int, ...]], range] = {}
         for card in self.cards:
             infos = [None] if card.ask is None else list(card.ask.choices(self.card_names))
             for targets in itertools.permutations(range(n_seats), len(card.targets)):
+                first = len(self.selections)
                 for info in infos:
                     self.selections.append((card.id, targets, info))
+                self._runs[card.id, targets] = range(first, len(self.selections))
         self.selection_index = {key: a for a, key in enumerate(self.selections)}
         #: Each card's actions by (card id, its legal targets, the seat): see legal_actions.
         self._card_actions: dict[tuple, tuple[int, ...]] = {}
@@ -225,11 +241,19 @@ class Encoding:
             key = (card.id, slots, me)
             card_actions = known.get(key)
             if card_actions is None:
-                card_actions = known[key] = tuple(
-                    self.selection_actions(me, card_selections(card, slots, self.card_names))
-                )
+                card_actions = known[key] = self._actions_of(card.id, slots, me)
             actions.extend(card_actions)
         return actions
+
+    def _actions_of(self, card_id: str, slots: tuple, me: int) -> tuple[int, ...]:
+        """One card's actions for the seats its targets allow (``slots``), in the order of
+        ``card_selections``: distinct targets in product order, then each information."""
+        turn, runs = self.turns[me], self._runs
+        actions: list[int] = []
+        for combo in itertools.product(*slots):
+            if len(set(combo)) == len(combo):
+                actions.extend(runs[card_id, tuple([turn[t] for t in combo])])
+        return tuple(actions)
 
     def selection(self, me: int, action: int) -> Selection:
         """The selection a selection action stands for, for the seat ``me``."""
@@ -266,32 +290,19 @@ class Encoding:
         return f"answer: option {action - self.answer_option + 1}"
 
 
-@dataclass
-class _SeatMemory:
-    """What the observer keeps of the events one seat has seen (a game's log only grows,
-    so each new view costs only its new events): how many it has encoded, the latest of
-    them as columns counted from this seat, and every one in wire form (once asked for)."""
-
-    encoded: int = 0
-    latest: deque[tuple[int, ...]] = field(default_factory=lambda: deque(maxlen=EVENT_WINDOW))
-    wire: list[dict[str, Any]] = field(default_factory=list)
-
-
 class Observer:
     """Turns a seat's view into its observation vector and its wire form. It reads the view
     alone (``PlayerView``'s public fields), so it can encode no more than the seat may see.
 
-    It remembers the events each seat has seen, so that no decision re-reads the whole log.
-    An event that a seat saw without a secret is the public event, the same for every seat
-    that saw it so: its wire form and columns are worked out once, by position in the log."""
+    The log only grows, and what everyone saw of an event is the same in every seat's view,
+    so each event's public columns are worked out once, by position, for every seat; a
+    seat's window is the latest of them with its own secrets (``secrets_since``) put in."""
 
     def __init__(self, encoding: Encoding):
         self.encoding = encoding
-        self._memory: dict[int, _SeatMemory] = {}
-        self._public_columns: dict[int, tuple[int, ...]] = {}
-        self._public_wire: dict[int, dict[str, Any]] = {}
         self._counter_slots: dict[str, int] = {}
-        self._table: _Table | None = None
+        self._blank = _zeros(encoding.size)
+        self.forget()
         enc, n = encoding, encoding.players
         #: Where each of the window's events starts, five times over (an event has five
         #: columns), for windows of every length: the latest event last.
@@ -313,35 +324,36 @@ class Observer:
     def forget(self) -> None:
         """A new game: no seat has seen anything yet."""
         # New ones, not emptied: a view of the last game may still be made (``later``).
-        self._memory = {}
-        self._public_columns = {}
-        self._public_wire = {}
-        self._table = None
+        self._wire: dict[int, list[dict[str, Any]]] = {}
+        self._public_wire: dict[int, dict[str, Any]] = {}
+        #: The public columns of the log's events, by position (``_filled`` of them so far).
+        self._public = np.zeros((256, 5), dtype=np.intp)
+        self._filled = 0
+        #: The columns of events with a secret, by position (the same for every seat told it).
+        self._secret_columns: dict[int, tuple[int, ...]] = {}
+        self._table: _Table | None = None
 
-    def _seat(self, seat: int) -> _SeatMemory:
-        memory = self._memory.get(seat)
-        if memory is None:
-            memory = self._memory[seat] = _SeatMemory()
-        return memory
-
-    def _latest(self, view: PlayerView) -> deque[tuple[int, ...]]:
-        """The latest events this seat saw, as their columns (``_columns``)."""
-        memory = self._seat(view.seat)
+    def _window(self, view: PlayerView) -> np.ndarray:
+        """The columns of the latest events this seat saw (``_columns``), one row each."""
         total = view.event_count
-        if total > memory.encoded:
-            # Only the events that are now among the latest need columns.
-            public, columns, latest = self._public_columns, self._columns, memory.latest
-            start = max(memory.encoded, total - EVENT_WINDOW)
-            for index, event in enumerate(view.events_since(start), start):
-                if event.secret_to:  # with a secret this seat may see: its own
-                    latest.append(columns(event))
-                    continue
-                known = public.get(index)  # the public event: the same for every seat
-                if known is None:
-                    known = public[index] = columns(event)
-                latest.append(known)
-            memory.encoded = total
-        return memory.latest
+        if total > self._filled:
+            new = [self._columns(event) for event in view.public_events_since(self._filled)]
+            if total > len(self._public):
+                self._public = np.resize(self._public, (2 * total, 5))
+            self._public[self._filled : total] = new
+            self._filled = total
+        low = max(0, total - EVENT_WINDOW)
+        window = self._public[low:total]
+        secrets = view.secrets_since(low)
+        if secrets:
+            window = window.copy()
+            known = self._secret_columns
+            for index, event in secrets:
+                columns = known.get(index)
+                if columns is None:
+                    columns = known[index] = self._columns(event)
+                window[index - low] = columns
+        return window
 
     def wire(self, view: PlayerView) -> dict[str, Any]:
         """``view_to_wire(view)``, with the events kept from earlier views of this seat."""
@@ -350,10 +362,10 @@ class Observer:
     def later(self, view: PlayerView) -> Callable[[], dict[str, Any]]:
         """What makes ``wire(view)`` when called, however late: after later views of this
         seat, or once the next game began."""
-        memory, public = self._seat(view.seat), self._public_wire  # this game's
+        wire, public = self._wire.setdefault(view.seat, []), self._public_wire  # this game's
 
         def make() -> dict[str, Any]:
-            wire, total = memory.wire, view.event_count
+            total = view.event_count
             for index, event in enumerate(view.events_since(len(wire)), len(wire)):
                 if not event.secret_to:  # the public event: the same for every seat
                     known = public.get(index)
@@ -373,7 +385,9 @@ class Observer:
         enc = self.encoding
         n, me = enc.players, view.seat
         card_index = enc.card_index
-        obs = np.zeros(enc.size, dtype=np.float32)
+        # Filled as an array("f"), whose single items cost a tenth of a numpy array's to
+        # write, then handed out as a numpy array over the same memory.
+        obs = self._blank[:]
 
         # What every seat sees alike, worked out once while it stays the same; the rows and
         # the owners of effects are each kept twice over, so that the seats counted from
@@ -403,11 +417,11 @@ class Observer:
                     obs[base + card_index[card.id]] += 1
                 obs[base + len(enc.cards)] = 1.0 / (1 + max(0, view.round - round_seen))
 
-        latest = self._latest(view)
-        if latest:
-            columns = np.fromiter(itertools.chain.from_iterable(latest), np.intp, 5 * len(latest))
-            obs[self._starts[len(latest)] + self._frames[me][columns]] = 1.0
-        return obs
+        out = np.frombuffer(obs, dtype=np.float32)
+        window = self._window(view)
+        if len(window):
+            out[self._starts[len(window)] + self._frames[me][window].ravel()] = 1.0
+        return out
 
     def _table_of(self, view: PlayerView) -> _Table:
         """The public part of the observation at this view's moment (the last one's, if
@@ -419,10 +433,10 @@ class Observer:
         enc = self.encoding
         n, row, effects, card_index = enc.players, enc.row, enc.effects, enc.card_index
         rounds = min(view.round / enc.max_rounds, 1.0), min(view.deck_size / enc.deck_size, 1.0)
-        discard = np.zeros(len(enc.cards), dtype=np.float32)
+        discard = _zeros(len(enc.cards))
         for card_id, copies in Counter(map(_ID, view.discard)).items():  # often a long pile
             discard[card_index[card_id]] = copies
-        rows = np.zeros(n * row, dtype=np.float32)  # by absolute seat
+        rows = _zeros(n * row)  # by absolute seat
         for p in view.players:
             base = p.seat * row
             status = p.status
@@ -437,10 +451,10 @@ class Observer:
                     if slot is None:
                         slot = self._counter_slots[name] = _bucket(name, COUNTER_SLOTS)
                     total = totals.get(slot, 0) + value
-                    totals[slot] = max(-COUNTER_BOUND, min(COUNTER_BOUND, total))
+                    totals[slot] = _clip(total)
                 for slot, total in totals.items():
                     rows[base + slot] = total
-        owned = np.zeros((n + 1) * effects, dtype=np.float32)  # by absolute owner; last: none
+        owned = _zeros((n + 1) * effects)  # by absolute owner; last: none
         for name, owner, _rounds in view.ongoing:
             column = enc.name_index.get(name)
             if column is None:
@@ -449,10 +463,10 @@ class Observer:
             owned[position] = min(owned[position] + 1, COUNTER_BOUND)
         table = self._table = _Table(
             key,
-            rounds,
+            array("f", rounds),
             discard,
-            np.concatenate((rows, rows)),
-            np.concatenate((owned[: n * effects], owned[: n * effects])),
+            rows + rows,
+            owned[: n * effects] * 2,
             owned[n * effects :],
         )
         return table
@@ -463,13 +477,9 @@ class Observer:
         seat yet (``_frames`` does that for each seat)."""
         enc = self.encoding
         n, n_cards, card_index = enc.players, len(enc.cards), enc.card_index
-        data, secret = event.data, event.secret  # a secret only when this seat may see it
-        if secret is None:
-            card, targets = data.get("card"), data.get("targets")
-        else:
-            card = data.get("card", secret.get("card"))
-            targets = data.get("targets", secret.get("targets"))
-        target = targets[0] if targets else data.get("to")
+        get = event.get  # its secret too, when this seat may see it
+        card, targets = get("card"), get("targets")
+        target = targets[0] if targets else get("to")
         seat, cause = event.seat, event.cause
         return (
             _EVENT_COLUMN.get(event.kind, len(EVENT_KINDS)),
@@ -485,11 +495,11 @@ class _Table:
     """The public part of an observation at one moment (see ``Observer._table_of``)."""
 
     key: tuple
-    round: tuple[float, float]
-    discard: np.ndarray
-    rows: np.ndarray  # every seat's row, by absolute seat, twice over
-    owned: np.ndarray  # the ongoing effects of each owner, by absolute seat, twice over
-    unowned: np.ndarray  # the ongoing effects with no owner
+    round: array  # each part an array("f")
+    discard: array
+    rows: array  # every seat's row, by absolute seat, twice over
+    owned: array  # the ongoing effects of each owner, by absolute seat, twice over
+    unowned: array  # the ongoing effects with no owner
 
 
 class Info(dict):
@@ -692,9 +702,11 @@ class raw_env(AECEnv):
         else:
             choices = enc.answer_actions(pending.seat, question)
             info = {"kind": "answer", "legal": None, "question": question_to_wire(question)}
-        mask = np.zeros(enc.actions, dtype=np.int8)
         actions = list(choices)
-        mask[actions] = 1
+        allowed = bytearray(enc.actions)  # (cheaper to fill item by item than numpy)
+        for action in actions:
+            allowed[action] = 1
+        mask = np.frombuffer(allowed, dtype=np.int8)
         info["actions"] = actions  # each legal selection's action, or each option's
         info["view"] = None
         later["view"] = self.observer.later(view)
