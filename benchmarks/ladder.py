@@ -2,7 +2,7 @@
 four times as long, on the base set alone and with every shipped set (docs/balance.md).
 
     python benchmarks/ladder.py [--games 120] [--seed 1] [--jobs 1] [--json FILE]
-                                [--keep-games FILE | --rate FILE] [--write-docs]
+                                [--games-file FILE] [--only base|all] [--write-docs]
 
 Each table is one `spoiler ladder` run (``spoiler_game.ladder.rating``), and its section names
 the command that gives it, so any of them can be checked by hand: the figures replay from
@@ -15,11 +15,20 @@ combination.
 Expert games are slow: a decision is ``DEFAULT_THINK_MS`` of rollouts (about 100-250 ms of
 one core), four times that for the 4x expert, and every game seats both; count about 6 s a
 game on one core.
+
+A ladder long enough to decide the target takes hours, so ``--games-file FILE`` keeps every
+game's summary there, written again after each batch: a run plays only the games the file
+does not hold yet and goes on where an earlier one stopped (Ctrl-C, a session's end), and a
+file that holds them all is rated without playing anything. A game's seating and seeds depend
+on its number alone (the schedule is the same for any ``--games``), so the first K games of
+a longer ladder are the K-game ladder: a file partway through prints that ladder's table,
+marked as the games so far. ``--only`` plays one set combination.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 import time
@@ -42,7 +51,7 @@ COMBINATIONS = (("Base set alone", ("base",)), ("Every shipped set", ("base", "c
 
 HEAD = """## The expert on the ladder
 
-Written by `python benchmarks/ladder.py --games {games} --seed {seed} --write-docs`: each
+Written by `python benchmarks/ladder.py {arguments} --write-docs`: each
 table is one `spoiler ladder` run, whose command it names (every figure replays from it,
 whatever `--jobs`). Four players a game, the four kinds {kinds}: each game seats each kind
 once, and the schedule puts each in every seat equally often. The expert thinks
@@ -61,13 +70,12 @@ NOT_YET = """
 
 Why the intervals are so wide: most four-player games have one winner and rank the other
 three level, so each game tells the ratings little, and sigma shrinks only as one over the
-square root of the games (about 4 at 64 games; about 1 at 1,200 in a synthetic ladder of
-four kinds with these ratings' settings). If the expert's edge over greedy is the one
-`spoiler simulate` measures with one expert against three greedy bots (33.4% against 22.9%
-over 900 games, above), the model puts the expert some 3.5 mu points above greedy, and the
-intervals come apart at about 1,500 games per set combination: 3 to 7 hours of one core
-each at these thinking times (an estimate, not a run). The expert is not tuned to reach the
-target; a longer run (`--games 1500 --jobs N`, or `spoiler ladder --cluster`) decides it."""
+square root of the games (about 4 at 64 games, about 1 at 1,500). The 1,500-game ladder of
+the base set puts the expert 0.8 mu above greedy with intervals of about ±1.9 each: apart
+they would need a sigma near 0.2, some 35,000 games. So, measured fairly (each bot sees
+only its own view), the default expert is not yet clearly stronger than greedy on the base
+set; four times its budget is 2.5 mu above greedy, nearly clear. The expert is not tuned
+to reach the target."""
 
 
 def verdict(results: list[tuple[str, dict]]) -> str:
@@ -110,6 +118,51 @@ def write_docs(text: str) -> None:
     tmp.replace(DOCS)
 
 
+def load_games(path: Path | None, seed: int) -> dict:
+    """The games file (gzipped JSON): ``{"seed", "key", "kinds", and each combination's title:
+    what the ladder reads of its games 0, 1, ... in order}`` (an empty one when absent)."""
+    if path is None or not path.exists():
+        return {"seed": seed, "key": KEY, "kinds": list(KINDS)}
+    stored = json.loads(gzip.decompress(path.read_bytes()))
+    if (stored.get("seed"), stored.get("key"), stored.get("kinds")) != (seed, KEY, list(KINDS)):
+        raise SystemExit(f"ladder: {path} holds another ladder (seed, bot key or kinds)")
+    return stored
+
+
+def save_games(path: Path, stored: dict) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    data = json.dumps(stored, separators=(",", ":")).encode()
+    tmp.write_bytes(gzip.compress(data, mtime=0))
+    tmp.replace(path)
+
+
+def kept(summary: dict) -> dict:
+    """What the ladder reads of a game's summary: the seats' kinds, how it ended and the
+    decision times (to the tally's step); not the cards played."""
+    out = {k: summary[k] for k in ("number", "bots", "start", "kind", "winners", "rounds")}
+    out["thinking"] = {
+        kind: [round(ms, 2) for ms in times] for kind, times in summary["thinking"].items()
+    }
+    return out
+
+
+def play_missing(plan, games: list, pool, jobs: int, save) -> None:
+    """Play the plan's games after those in ``games``, a batch per worker at a time, adding
+    each batch's summaries in game order and calling ``save()`` after each."""
+    size = 4
+    while len(games) < plan.games:
+        starts = range(len(games), plan.games, size)[: max(1, jobs)]
+        numbers = [range(start, min(plan.games, start + size)) for start in starts]
+        if pool is None:
+            batches = [sim.play_batch(plan, n) for n in numbers]
+        else:
+            batches = list(pool.map(sim.play_batch, [plan] * len(numbers), numbers))
+        for batch in batches:
+            games.extend(kept(g) for g in batch)
+        save()
+        print(f"  {len(games)} of {plan.games} games", file=sys.stderr, flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=120, help="games per set combination")
@@ -117,58 +170,81 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write every ladder's figures here")
     parser.add_argument(
-        "--keep-games", type=Path, help="also write every game's summary here (to rate again)"
+        "--games-file",
+        type=Path,
+        help="keep every game's summary here; play only the games it does not hold yet",
     )
     parser.add_argument(
-        "--rate", type=Path, help="rate the games --keep-games wrote, instead of playing them"
+        "--only", choices=["base", "all"], help="one set combination: the base set, or every set"
     )
     parser.add_argument("--write-docs", action="store_true", help=f"write into {DOCS.name}")
     args = parser.parse_args(argv)
-    sections = [
-        HEAD.format(
-            games=args.games,
-            seed=args.seed,
-            kinds=", ".join(f"`{k}`" for k in KINDS),
-            think=DEFAULT_THINK_MS,
-            strong=KINDS[-1],
-        )
-    ]
+    stored = load_games(args.games_file, args.seed)
     results = []
-    kept = {}
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
-        for title, sets in COMBINATIONS:
+        for (title, sets), only in zip(COMBINATIONS, ("base", "all"), strict=True):
+            if args.only not in (None, only):
+                continue
             plan = rating.plan(KINDS, args.games, 4, sets, args.seed, bot_key=KEY)
             try:
                 sim.check(plan)
             except sim.PlanError as exc:
                 print(f"ladder: {exc}", file=sys.stderr)
                 return 2
-            started = time.monotonic()
-            if args.rate is not None:
-                games = json.loads(args.rate.read_text(encoding="utf-8"))[title]
-                games = [{**g, "plays": [tuple(p) for p in g["plays"]]} for g in games]
-                assert [g["bots"] for g in games] == [
-                    list(plan.seats(n)) for n in range(len(games))
-                ], f"{args.rate} holds other games than --games {args.games} --seed {args.seed}"
-            else:
-                print(f"{title}: {args.games} games ...", file=sys.stderr, flush=True)
-                games = sim.run(plan, pool, args.jobs)
-            figures = rating.figures(plan, games, sets)
-            print(f"{title}: {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
-            results.append((title, figures))
-            kept[title] = games
-            sections.append(rating.markdown(title, figures))
+            games = stored.setdefault(title, [])
+            del games[args.games :]  # a file from a longer ladder: its first games
+            if len(games) < args.games:
+                print(f"{title}: {args.games - len(games)} games to play ...", file=sys.stderr)
+                started = time.monotonic()
+
+                def save() -> None:
+                    if args.games_file is not None:
+                        save_games(args.games_file, stored)
+
+                try:
+                    play_missing(plan, games, pool, args.jobs, save)
+                except KeyboardInterrupt:
+                    print(f"{title}: stopped at {len(games)} games", file=sys.stderr)
+                print(f"{title}: {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+            if not games:
+                continue
+            # The games so far are the ladder of that many games (the schedule's first rows).
+            played = rating.plan(KINDS, len(games), 4, sets, args.seed, bot_key=KEY)
+            summaries = [{**g, "plays": ()} for g in games]
+            results.append((title, rating.figures(played, summaries, sets), len(games)))
     finally:
         if pool is not None:
             pool.shutdown()
-    sections.append(verdict(results))
+    if not results:
+        return 0
+    sections = [
+        HEAD.format(
+            arguments=" ".join(argv if argv is not None else sys.argv[1:]).replace(
+                " --write-docs", ""
+            ),
+            kinds=", ".join(f"`{k}`" for k in KINDS),
+            think=DEFAULT_THINK_MS,
+            strong=KINDS[-1],
+        )
+    ]
+    for title, figures, count in results:
+        if count < args.games:
+            title += f" (the first {count} of {args.games} games)"
+        sections.append(rating.markdown(title, figures))
+    for (title, _), only in zip(COMBINATIONS, ("base", "all"), strict=True):
+        if args.only not in (None, only):
+            held = len(stored.get(title, []))
+            sections.append(
+                f"### {title}\n\nNot in this run (`--only {args.only}`); "
+                f"its games file holds {held} of {args.games} games so far.\n"
+            )
+    sections.append(verdict([(title, figures) for title, figures, _ in results]))
     text = "\n".join(sections)
     print(text)
     if args.json is not None:
-        args.json.write_text(json.dumps(dict(results), indent=2) + "\n", encoding="utf-8")
-    if args.keep_games is not None:
-        args.keep_games.write_text(json.dumps(kept) + "\n", encoding="utf-8")
+        figures = {title: figures for title, figures, _ in results}
+        args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     if args.write_docs:
         write_docs(text)
         print(f"wrote {DOCS}", file=sys.stderr)
