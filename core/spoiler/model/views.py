@@ -49,7 +49,8 @@ class EventLog(list):
 
 
 class Secrets(dict):
-    """One seat's secrets by position in the log, refusing every change but ``Secrets.put``."""
+    """One seat's secrets by position in the log, refusing every change but ``Secrets.put``.
+    They are put as the log grows, so they are in order of position (``secrets_since``)."""
 
     __slots__ = ()
     put = dict.__setitem__
@@ -149,7 +150,7 @@ class PlayerView:
     def events_since(self, start: int) -> list:
         """``view.events[start:]`` without making the rest: for a front end that follows a
         seat's events, one view after another (its cost is the new events', not the log's)."""
-        events = self._public_log[start : self._upto]
+        events = self.public_events_since(start)
         for index, event in self.secrets_since(start):
             events[index - start] = event
         return events
@@ -165,7 +166,7 @@ class PlayerView:
         with these in their places. Its cost is theirs, not the log's."""
         found: list[tuple[int, Event]] = []
         secrets, upto = self._secrets, self._upto
-        for index in reversed(secrets):  # put as the log grew: by position
+        for index in reversed(secrets):  # (in order of position)
             if index < start:
                 break
             if index < upto:
