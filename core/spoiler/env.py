@@ -34,14 +34,13 @@ from __future__ import annotations
 
 import itertools
 import random
+import struct
 import sys
 import zlib
 from array import array
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from operator import attrgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -102,8 +101,11 @@ EVENT_KINDS = (
     "game_over",
 )
 LOST, IN_PLAY = Status.LOST, Status.IN_PLAY
-_ID = attrgetter("id")
 _EVENT_COLUMN = {kind: column for column, kind in enumerate(EVENT_KINDS)}
+#: An event's five columns (``Observer._columns``), as the window keeps them.
+_EVENT = struct.Struct("5q")
+#: The round and the deck's size, as the observation holds them; a float32.
+_ROUNDS, _FLOAT = struct.Struct("2f"), struct.Struct("f")
 #: How many of the latest events (as the seat saw them) an observation holds.
 EVENT_WINDOW = 16
 #: Columns for counters (public tokens such as "base:treasure"), by a stable hash of the name.
@@ -296,14 +298,18 @@ class Observer:
 
     The log only grows, and what everyone saw of an event is the same in every seat's view,
     so each event's public columns are worked out once, by position, for every seat; a
-    seat's window is the latest of them with its own secrets (``secrets_since``) put in."""
+    seat's window is the latest of them with its own secrets (``secrets_since``) put in.
+    The public table is kept in parts (the discard pile, each seat's row), each worked out
+    again only when it changed."""
 
     def __init__(self, encoding: Encoding):
         self.encoding = encoding
-        self._counter_slots: dict[str, int] = {}
-        self._blank = _zeros(encoding.size)
-        self.forget()
         enc, n = encoding, encoding.players
+        # An event's columns within its slot (``_columns``), looked up rather than worked out.
+        self._seat_column: dict[int | None, int] = {s: enc.e_seat + s for s in range(n)}
+        self._seat_column[None] = enc.e_seat + n
+        self._cause_column = {card.id: enc.e_cause + i for i, card in enumerate(enc.cards)}
+        self._card_column = {card.id: enc.e_card + i for i, card in enumerate(enc.cards)}
         #: Where each of the window's events starts, five times over (an event has five
         #: columns), for windows of every length: the latest event last.
         self._starts = [
@@ -315,44 +321,93 @@ class Observer:
         #: seat and target are kept as seats (``_columns``), each seat counts them from itself.
         self._frames = []
         for me in range(n):
-            frame = np.arange(enc.event_size, dtype=np.intp)
+            frame = np.arange(enc.event_size, dtype=np.int64)
             for seat in range(n):
                 frame[enc.e_seat + seat] = enc.e_seat + (seat - me) % n
                 frame[enc.e_target + seat] = enc.e_target + (seat - me) % n
             self._frames.append(frame)
+        self._counter_slots: dict[str, int] = {}
+        #: One-hot columns as bytes, by size and position; the zeros that end a row.
+        self._one_hot = {
+            size: [
+                array("f", [float(i == hot) for i in range(size)]).tobytes() for hot in range(size)
+            ]
+            for size in (3, n)
+        }
+        self._row_tail = bytes(4 * (len(enc.cards) + 1))
+        self.forget()
 
     def forget(self) -> None:
         """A new game: no seat has seen anything yet."""
         # New ones, not emptied: a view of the last game may still be made (``later``).
         self._wire: dict[int, list[dict[str, Any]]] = {}
         self._public_wire: dict[int, dict[str, Any]] = {}
-        #: The public columns of the log's events, by position (``_filled`` of them so far).
-        self._public = np.zeros((256, 5), dtype=np.intp)
-        self._filled = 0
+        #: The public columns of the log's events, five by five, by position.
+        self._public = bytearray()
+        self._filled = 0  # events, so far
         #: The columns of events with a secret, by position (the same for every seat told it).
-        self._secret_columns: dict[int, tuple[int, ...]] = {}
-        self._table: _Table | None = None
+        self._secret_columns: dict[int, bytes] = {}
+        #: The public table (``_update_table``): the moment it was worked out for, the
+        #: discard pile counted, each seat's public row encoded, the ongoing effects.
+        enc = self.encoding
+        self._table_key: tuple | None = None
+        self._discard: tuple = ()
+        self._discard_columns = _zeros(len(enc.cards))
+        self._discard_bytes = self._discard_columns.tobytes()
+        #: Each seat's PlayerInfo and its row as encoded; its counters and their columns.
+        self._rows: list[tuple[Any, bytes]] = [(None, b"")] * enc.players
+        self._counters: list[tuple[Any, bytes]] = [({}, bytes(4 * COUNTER_SLOTS))] * enc.players
+        self._rows_twice = bytes(8 * enc.players * enc.row)  # by absolute seat, twice over
+        self._ongoing: tuple = ()
 
-    def _window(self, view: PlayerView) -> np.ndarray:
-        """The columns of the latest events this seat saw (``_columns``), one row each."""
+    def _columns(self, events: list) -> bytes:
+        """The events' columns within their slots (``_EVENT``, one after the other): each
+        one's kind, its seat, the card that caused it, the card it names, its target; its
+        seat and target as seats, not counted from any seat yet (``_frames`` does that)."""
+        enc = self.encoding
+        n, no_kind, no_card = enc.players, len(EVENT_KINDS), len(enc.cards)
+        e_seat, e_target = enc.e_seat, enc.e_target
+        no_cause, no_card_named = enc.e_cause + no_card, enc.e_card + no_card
+        kinds, seats = _EVENT_COLUMN, self._seat_column
+        causes, cards = self._cause_column, self._card_column
+        pack = _EVENT.pack
+        out = []
+        for event in events:
+            get = event.get  # its secret too, when this seat may see it
+            card, targets = get("card"), get("targets")
+            target = targets[0] if targets else get("to")
+            seat = event.seat
+            seat_column = seats.get(seat)
+            if seat_column is None:  # (a seat beyond the table: counted round it)
+                seat_column = e_seat + seat % n
+            out.append(
+                pack(
+                    kinds.get(event.kind, no_kind),
+                    seat_column,
+                    causes.get(event.cause, no_cause),
+                    cards.get(card, no_card_named) if isinstance(card, str) else no_card_named,
+                    e_target + (target % n if isinstance(target, int) else n),
+                )
+            )
+        return b"".join(out)
+
+    def _window(self, view: PlayerView) -> bytearray:
+        """The columns of the latest events this seat saw (``_columns``), as int64s."""
         total = view.event_count
         if total > self._filled:
-            new = [self._columns(event) for event in view.public_events_since(self._filled)]
-            if total > len(self._public):
-                self._public = np.resize(self._public, (2 * total, 5))
-            self._public[self._filled : total] = new
+            self._public += self._columns(view.public_events_since(self._filled))
             self._filled = total
         low = max(0, total - EVENT_WINDOW)
-        window = self._public[low:total]
+        size = _EVENT.size
+        window = self._public[size * low : size * total]
         secrets = view.secrets_since(low)
         if secrets:
-            window = window.copy()
             known = self._secret_columns
             for index, event in secrets:
-                columns = known.get(index)
-                if columns is None:
-                    columns = known[index] = self._columns(event)
-                window[index - low] = columns
+                secret = known.get(index)
+                if secret is None:
+                    secret = known[index] = self._columns([event])
+                window[size * (index - low) : size * (index - low + 1)] = secret
         return window
 
     def wire(self, view: PlayerView) -> dict[str, Any]:
@@ -385,23 +440,28 @@ class Observer:
         enc = self.encoding
         n, me = enc.players, view.seat
         card_index = enc.card_index
-        # Filled as an array("f"), whose single items cost a tenth of a numpy array's to
-        # write, then handed out as a numpy array over the same memory.
-        obs = self._blank[:]
+        # Filled as bytes through a float32 memoryview (a single item costs a tenth of a
+        # numpy array's to write), then handed out as a numpy array over the same memory.
+        buf = bytearray(4 * enc.size)
 
-        # What every seat sees alike, worked out once while it stays the same; the rows and
-        # the owners of effects are each kept twice over, so that the seats counted from
-        # any seat are one slice.
-        table = self._table_of(view)
-        row, effects = enc.row, enc.effects
-        obs[enc.o_round : enc.o_round + 2] = table.round
-        obs[enc.o_discard : enc.o_discard + len(enc.cards)] = table.discard
-        obs[enc.o_rows : enc.o_rows + n * row] = table.rows[me * row : (me + n) * row]
-        ongoing = enc.o_ongoing
-        obs[ongoing : ongoing + n * effects] = table.owned[me * effects : (me + n) * effects]
-        obs[ongoing + n * effects : ongoing + (n + 1) * effects] = table.unowned
+        # What every seat sees alike (as bytes), worked out again only where it changed; the
+        # rows and the owners of effects are each kept twice over, so that the seats counted
+        # from any seat are one slice.
+        self._update_table(view)
+        buf[4 * enc.o_round : 4 * enc.o_round + 8] = self._rounds
+        discard = 4 * enc.o_discard
+        buf[discard : discard + 4 * len(enc.cards)] = self._discard_bytes
+        rows, line = 4 * enc.o_rows, 4 * enc.row
+        buf[rows : rows + n * line] = self._rows_twice[me * line : (me + n) * line]
+        if self._ongoing:
+            ongoing, effects = 4 * enc.o_ongoing, 4 * enc.effects
+            buf[ongoing : ongoing + n * effects] = self._owned_twice[
+                me * effects : (me + n) * effects
+            ]
+            buf[ongoing + n * effects : ongoing + (n + 1) * effects] = self._unowned
 
         # What is this seat's own.
+        obs = memoryview(buf).cast("f")
         if question is None:
             obs[enc.o_decision] = 1.0
         else:
@@ -412,94 +472,95 @@ class Observer:
         if view.known:
             known = 4 + n + COUNTER_SLOTS
             for seat, (round_seen, cards) in view.known.items():
-                base = enc.o_rows + ((seat - me) % n) * row + known
+                base = enc.o_rows + ((seat - me) % n) * enc.row + known
                 for card in cards:
                     obs[base + card_index[card.id]] += 1
                 obs[base + len(enc.cards)] = 1.0 / (1 + max(0, view.round - round_seen))
+        obs.release()
 
-        out = np.frombuffer(obs, dtype=np.float32)
+        out = np.frombuffer(buf, np.float32)
         window = self._window(view)
-        if len(window):
-            out[self._starts[len(window)] + self._frames[me][window].ravel()] = 1.0
+        if window:
+            columns = np.frombuffer(window, np.int64)
+            out[self._starts[len(columns) // 5] + self._frames[me][columns]] = 1.0
         return out
 
-    def _table_of(self, view: PlayerView) -> _Table:
-        """The public part of the observation at this view's moment (the last one's, if
-        the table has not changed since)."""
+    def _update_table(self, view: PlayerView) -> None:
+        """The public part of the observation at this view's moment: each part that changed
+        since the last view's worked out again."""
         key = (view.round, view.deck_size, view.players, view.discard, view.ongoing)
-        table = self._table
-        if table is not None and table.key == key:
-            return table
+        if key == self._table_key:
+            return
+        self._table_key = key
         enc = self.encoding
-        n, row, effects, card_index = enc.players, enc.row, enc.effects, enc.card_index
-        rounds = min(view.round / enc.max_rounds, 1.0), min(view.deck_size / enc.deck_size, 1.0)
-        discard = _zeros(len(enc.cards))
-        for card_id, copies in Counter(map(_ID, view.discard)).items():  # often a long pile
-            discard[card_index[card_id]] = copies
-        rows = _zeros(n * row)  # by absolute seat
+        card_index = enc.card_index
+        discard, counted = view.discard, self._discard
+        if discard != counted:
+            if discard[: len(counted)] == counted:  # the pile grew: count the new cards
+                columns, new = self._discard_columns, discard[len(counted) :]
+            else:
+                columns, new = _zeros(len(enc.cards)), discard
+                self._discard_columns = columns
+            for card in new:
+                columns[card_index[card.id]] += 1
+            self._discard = discard
+            self._discard_bytes = columns.tobytes()
+        self._rounds = _ROUNDS.pack(
+            min(view.round / enc.max_rounds, 1.0), min(view.deck_size / enc.deck_size, 1.0)
+        )
+        rows, changed = self._rows, False
         for p in view.players:
-            base = p.seat * row
-            status = p.status
-            rows[base + (0 if status is LOST else 1 if status is IN_PLAY else 2)] = 1.0
-            rows[base + 3] = p.hand_size
-            rows[base + 3 + p.priority] = 1.0
-            if p.counters:
-                base += 4 + n
-                totals: dict[int, float] = {}
-                for name, value in p.counters.items():
-                    slot = self._counter_slots.get(name)
-                    if slot is None:
-                        slot = self._counter_slots[name] = _bucket(name, COUNTER_SLOTS)
-                    total = totals.get(slot, 0) + value
-                    totals[slot] = _clip(total)
-                for slot, total in totals.items():
-                    rows[base + slot] = total
+            if rows[p.seat][0] != p:
+                rows[p.seat] = (p, self._row(p))
+                changed = True
+        if changed:
+            self._rows_twice = b"".join([line for _p, line in rows]) * 2
+        if view.ongoing != self._ongoing:
+            self._ongoing = view.ongoing
+            self._effects(view.ongoing)
+
+    def _row(self, p) -> bytes:
+        """One seat's public row: its status, hand size, priority, counters, and the
+        columns of the cards this seat was shown (0 here: they are each seat's own)."""
+        counters = p.counters
+        known = self._counters[p.seat]
+        if known[0] != counters:  # (counters change seldom: kept encoded)
+            known = self._counters[p.seat] = (counters, self._counter_columns(counters))
+        status = 0 if p.status is LOST else 1 if p.status is IN_PLAY else 2
+        return b"".join(
+            [
+                self._one_hot[3][status],
+                _FLOAT.pack(p.hand_size),
+                self._one_hot[self.encoding.players][p.priority - 1],
+                known[1],
+                self._row_tail,
+            ]
+        )
+
+    def _counter_columns(self, counters) -> bytes:
+        """A seat's counters, each added to its column (a stable hash of its name)."""
+        totals = [0.0] * COUNTER_SLOTS
+        for name, value in counters.items():
+            slot = self._counter_slots.get(name)
+            if slot is None:
+                slot = self._counter_slots[name] = _bucket(name, COUNTER_SLOTS)
+            totals[slot] = _clip(totals[slot] + value)
+        return array("f", totals).tobytes()
+
+    def _effects(self, ongoing: tuple) -> None:
+        """The ongoing effects' columns: each owner's, twice over (by absolute seat), and
+        the unowned ones'."""
+        enc = self.encoding
+        n, effects = enc.players, enc.effects
         owned = _zeros((n + 1) * effects)  # by absolute owner; last: none
-        for name, owner, _rounds in view.ongoing:
+        for name, owner, _rounds in ongoing:
             column = enc.name_index.get(name)
             if column is None:
                 column = len(enc.card_names) + _bucket(name, EFFECT_SLOTS)
             position = (n if owner < 0 else owner) * effects + column
             owned[position] = min(owned[position] + 1, COUNTER_BOUND)
-        table = self._table = _Table(
-            key,
-            array("f", rounds),
-            discard,
-            rows + rows,
-            owned[: n * effects] * 2,
-            owned[n * effects :],
-        )
-        return table
-
-    def _columns(self, event) -> tuple[int, ...]:
-        """An event's columns within its slot: its kind, its seat, the card that caused it,
-        the card it names, its target; its seat and target as seats, not counted from any
-        seat yet (``_frames`` does that for each seat)."""
-        enc = self.encoding
-        n, n_cards, card_index = enc.players, len(enc.cards), enc.card_index
-        get = event.get  # its secret too, when this seat may see it
-        card, targets = get("card"), get("targets")
-        target = targets[0] if targets else get("to")
-        seat, cause = event.seat, event.cause
-        return (
-            _EVENT_COLUMN.get(event.kind, len(EVENT_KINDS)),
-            enc.e_seat + (n if seat is None else seat % n),
-            enc.e_cause + (n_cards if cause is None else card_index.get(cause, n_cards)),
-            enc.e_card + (card_index.get(card, n_cards) if isinstance(card, str) else n_cards),
-            enc.e_target + (target % n if isinstance(target, int) else n),
-        )
-
-
-@dataclass
-class _Table:
-    """The public part of an observation at one moment (see ``Observer._table_of``)."""
-
-    key: tuple
-    round: array  # each part an array("f")
-    discard: array
-    rows: array  # every seat's row, by absolute seat, twice over
-    owned: array  # the ongoing effects of each owner, by absolute seat, twice over
-    unowned: array  # the ongoing effects with no owner
+        self._owned_twice = (owned[: n * effects] * 2).tobytes()
+        self._unowned = owned[n * effects :].tobytes()
 
 
 class Info(dict):
@@ -706,7 +767,7 @@ class raw_env(AECEnv):
         allowed = bytearray(enc.actions)  # (cheaper to fill item by item than numpy)
         for action in actions:
             allowed[action] = 1
-        mask = np.frombuffer(allowed, dtype=np.int8)
+        mask = np.frombuffer(allowed, np.int8)
         info["actions"] = actions  # each legal selection's action, or each option's
         info["view"] = None
         later["view"] = self.observer.later(view)
@@ -728,8 +789,11 @@ class raw_env(AECEnv):
                 self.rewards[agent] = 1.0 if seat in result.winners else -1.0
                 self.terminations[agent] = True
             self.infos[agent] = Info(
-                {"kind": None, "result": result_to_wire(result), "view": None},
-                {"view": self.observer.later(self.game.view(seat))},
+                {"kind": None, "result": None, "view": None},
+                {
+                    "result": partial(result_to_wire, result),
+                    "view": self.observer.later(self.game.view(seat)),
+                },
             )
         self._close_bots()
 
@@ -742,7 +806,6 @@ class raw_env(AECEnv):
         assert decision is not None and self.driver is not None
         chosen = self._check(action, decision)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
         self.infos[agent] = {}
         pending = decision.pending
         if pending.question is None:
@@ -751,12 +814,19 @@ class raw_env(AECEnv):
             choice = decision.choices[chosen]
         self.driver.answer(pending, choice)
         self._next()
-        self._accumulate_rewards()
+        # The rewards are 0 until the step that ends the game (``_end`` sets them), so only
+        # that step has rewards to clear first or to add up.
+        if self._decision is None:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def _check(self, action: Any, decision: _Decision) -> int:
         """The action as an int, if it is one the mask allows; else a ValueError naming it."""
+        if isinstance(action, int | np.integer):  # (the usual case, checked quickly)
+            chosen = int(action)
+            if chosen in decision.choices:
+                return chosen
         try:
             chosen = int(action)
         except (TypeError, ValueError):
