@@ -5,6 +5,7 @@ ends with a message naming the cards played that round and the seed, the record 
 from __future__ import annotations
 
 import threading
+import time
 from importlib import metadata
 
 import pytest
@@ -67,6 +68,31 @@ def test_a_slow_round_is_stopped_by_the_deadline():
     game = looping_table()
     game.max_round_steps = 10**12
     game.max_round_seconds = 0.05
+    with pytest.raises(RoundTooLong, match="s of card code with no player deciding anything"):
+        play_round(game, {0: "Loop", 1: "Pebble"})
+
+
+def waiting(play):
+    time.sleep(1.2)  # off the CPU, as a game is while a busy machine runs other work
+
+
+def dozing_forever(play):
+    while True:
+        time.sleep(0.01)
+
+
+def test_a_round_that_waits_off_the_cpu_is_not_stopped_by_the_deadline():
+    """The deadline lets off the time the game's thread spent off the CPU: a game starved by
+    other work (a niced ladder on a busy machine) is no runaway."""
+    game = looping_table(waiting)
+    game.max_round_seconds = 0.5
+    play_round(game, {0: "Loop", 1: "Pebble"})
+    assert game.round == 1 and game.state.result is None
+
+
+def test_a_card_that_sleeps_forever_is_stopped_at_six_times_the_deadline():
+    game = looping_table(dozing_forever)
+    game.max_round_seconds = 0.1
     with pytest.raises(RoundTooLong, match="s of card code with no player deciding anything"):
         play_round(game, {0: "Loop", 1: "Pebble"})
 

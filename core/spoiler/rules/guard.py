@@ -8,7 +8,9 @@ signal can reach it):
   counter; every ``_STEP_CHUNK`` steps the guard adds them up and looks at the clock. This
   stops a loop that keeps calling the engine, at its step budget.
 * the clock, from a watchdog thread: while a round runs (and no player is deciding), the
-  game is watched; past ``max_round_seconds`` the watchdog raises ``Runaway`` in the game's
+  game is watched; past ``max_round_seconds`` (less the time its thread spent off the CPU,
+  as the watchdog sees it at each look, up to five times the limit: a game waiting for a
+  core on a busy machine is not running away) the watchdog raises ``Runaway`` in the game's
   thread (``PyThreadState_SetAsyncExc``), which stops code that never calls the engine (a
   ``while True: pass`` in a card, a hook or a target kind), and again every ``_AGAIN``
   seconds while the round goes on (code that swallows it meets it again). Python delivers it
@@ -22,6 +24,7 @@ import ctypes
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable
 from time import monotonic
 from types import FrameType
@@ -45,6 +48,9 @@ _AGAIN = 0.25
 #: The watchdog lets the engine's own look at the clock (every thousand steps) go first, so
 #: that code which calls the engine is stopped by the engine, at a step, not mid-bytecode.
 _GRACE = 0.05
+#: A game whose thread waits off the CPU is let off that time, up to this many times its
+#: limit: code that mostly sleeps (``while True: time.sleep(0.01)``) is still stopped.
+_LET_OFF = 5
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # (Game's part: see game.py)
@@ -89,6 +95,15 @@ class Guard:
         self._steps = _STEP_CHUNK
         if self._runaway is None:
             busy = monotonic() - self._decided_at
+            if busy > self.max_round_seconds:  # (seldom: then what the CPU clock says)
+                with _lock:
+                    busy = _busy(
+                        id(self),
+                        self._decided_at,
+                        threading.get_ident(),
+                        monotonic(),
+                        self.max_round_seconds,
+                    )
             if self._steps_done > self.max_round_steps:
                 why = f"over {self.max_round_steps:,} steps"
             elif busy > self.max_round_seconds:
@@ -146,6 +161,7 @@ class Guard:
             finally:
                 with _lock:
                     entry = _games.pop(key, None)
+                    _clocks.pop(key, None)
                     if entry is not None and self._runaway is not None:
                         _raise_in(entry[0], None)  # raised, not yet delivered: not past us
         except Runaway:
@@ -158,9 +174,39 @@ def _seconds(busy: float) -> str:
     return f"{busy:.1f} s"
 
 
+def _busy(key: int, decided_at: float, thread_id: int, now: float, limit: float) -> float:
+    """(Holding _lock:) the seconds of card code in the watched game ``key`` since its last
+    decision (at ``decided_at``): the wall clock's, less what its thread spent off the CPU
+    between two looks (``_clocks``), up to ``_LET_OFF`` times the ``limit``. A look that
+    spans the decision counts all the CPU time it saw as after it, so a game is never let
+    off more than it waited."""
+    cpu = _cpu_clock(thread_id)
+    last = _clocks.get(key)
+    credit = 0.0
+    if last is not None:
+        seen_decided_at, seen_credit, seen_at, seen_cpu = last
+        if seen_decided_at == decided_at:
+            credit = seen_credit
+        credit += max(0.0, (now - max(seen_at, decided_at)) - (cpu - seen_cpu))
+    credit = min(credit, _LET_OFF * limit)
+    _clocks[key] = (decided_at, credit, now, cpu)
+    return now - decided_at - credit
+
+
+def _cpu_clock(thread_id: int) -> float:
+    """The CPU time of the thread (``threading.get_ident()``), where the system tells it;
+    else the wall clock (no time is then let off)."""
+    if hasattr(time, "pthread_getcpuclockid"):
+        return time.clock_gettime(time.pthread_getcpuclockid(thread_id))
+    return monotonic()
+
+
 # -- the watchdog ----------------------------------------------------------------------------
 #: The games whose rounds are running, by id: (the thread running it, the game).
 _games: dict[int, tuple[int, Guard]] = {}
+#: What the last look at each watched game saw, by id: the decision it counted from, the
+#: seconds let off so far (its thread off the CPU), when it looked, and the thread's CPU time.
+_clocks: dict[int, tuple[float, float, float, float]] = {}
 _lock = threading.Lock()
 _wake = threading.Condition(_lock)
 _thread: threading.Thread | None = None
@@ -200,9 +246,12 @@ def _watchdog() -> None:
             now = monotonic()
             wait = _LOOK
             frames = None
-            for thread_id, game in list(_games.values()):
-                busy = now - game._decided_at
+            for key, (thread_id, game) in list(_games.items()):
+                decided_at = game._decided_at
+                if decided_at == DECIDING:  # a player decides: no clock runs
+                    continue
                 limit = game.max_round_seconds
+                busy = _busy(key, decided_at, thread_id, now, limit)
                 if busy <= limit + _GRACE:
                     wait = min(wait, limit + _GRACE - busy + 0.001)
                     continue
@@ -221,6 +270,7 @@ def _after_fork() -> None:
     """A forked child (a process pool's worker) has no watchdog thread: it starts its own."""
     global _thread, _lock, _wake, _idle
     _games.clear()
+    _clocks.clear()
     _idle = False
     _lock = threading.Lock()
     _wake = threading.Condition(_lock)
