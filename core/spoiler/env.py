@@ -564,8 +564,8 @@ class Observer:
 
 
 class Info(dict):
-    """An agent's info: a dict like any other, whose costly entries (the wire view) are made
-    the first time anything reads it. A learner that never looks at them does not pay for
+    """An agent's info: a dict like any other, whose costly entries (the wire view, the legal
+    selections, the game's result) are made the first time anything reads it. A learner that never looks at them does not pay for
     them (a fifth of a step, benchmarks/env.py); one that does sees the same dict.
 
     ``later`` gives each such entry's key and the function that makes its value; the key is
