@@ -90,6 +90,17 @@ def test_a_round_that_waits_off_the_cpu_is_not_stopped_by_the_deadline():
     assert game.round == 1 and game.state.result is None
 
 
+def test_where_a_threads_cpu_time_is_unknown_the_wall_clock_rules(monkeypatch):
+    def refused(thread_id):
+        raise OSError("no such thread")
+
+    monkeypatch.setattr(time, "pthread_getcpuclockid", refused, raising=False)
+    game = looping_table(waiting)
+    game.max_round_seconds = 0.5
+    with pytest.raises(RoundTooLong, match="s of card code with no player deciding anything"):
+        play_round(game, {0: "Loop", 1: "Pebble"})
+
+
 def test_a_card_that_sleeps_forever_is_stopped_at_six_times_the_deadline():
     game = looping_table(dozing_forever)
     game.max_round_seconds = 0.1

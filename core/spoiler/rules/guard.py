@@ -21,6 +21,7 @@ signal can reach it):
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import sys
 import threading
@@ -195,10 +196,13 @@ def _busy(key: int, decided_at: float, thread_id: int, now: float, limit: float)
 
 def _cpu_clock(thread_id: int) -> float:
     """The CPU time of the thread (``threading.get_ident()``), where the system tells it;
-    else the wall clock (no time is then let off)."""
-    if hasattr(time, "pthread_getcpuclockid"):
+    else the wall clock, and NaN if the system refuses (either way no time is let off)."""
+    if not hasattr(time, "pthread_getcpuclockid"):
+        return monotonic()
+    try:
         return time.clock_gettime(time.pthread_getcpuclockid(thread_id))
-    return monotonic()
+    except OSError:
+        return math.nan
 
 
 # -- the watchdog ----------------------------------------------------------------------------
