@@ -565,8 +565,9 @@ class Observer:
 
 class Info(dict):
     """An agent's info: a dict like any other, whose costly entries (the wire view, the legal
-    selections, the game's result) are made the first time anything reads it. A learner that never looks at them does not pay for
-    them (a fifth of a step, benchmarks/env.py); one that does sees the same dict.
+    selections, the game's result) are made the first time anything reads it. A learner
+    that never looks at them does not pay for them (a fifth of a step, benchmarks/env.py);
+    one that does sees the same dict.
 
     ``later`` gives each such entry's key and the function that makes its value; the key is
     in the dict from the start (in ``entries`` order), holding None until then. Everything
@@ -814,8 +815,8 @@ class raw_env(AECEnv):
             choice = decision.choices[chosen]
         self.driver.answer(pending, choice)
         self._next()
-        # The rewards are 0 until the step that ends the game (``_end`` sets them), so only
-        # that step has rewards to clear first or to add up.
+        # The rewards stay 0 until the step that ends the game (``_end`` sets them): only
+        # that step has any to add up, and no step has any to clear before it.
         if self._decision is None:
             self._accumulate_rewards()
         if self.render_mode == "human":
@@ -823,16 +824,18 @@ class raw_env(AECEnv):
 
     def _check(self, action: Any, decision: _Decision) -> int:
         """The action as an int, if it is one the mask allows; else a ValueError naming it."""
-        if isinstance(action, int | np.integer):  # (the usual case, checked quickly)
+        actions = self.encoding.actions
+        if isinstance(action, int | np.integer):  # (the usual case: its number as it is)
             chosen = int(action)
-            if chosen in decision.choices:
-                return chosen
-        try:
-            chosen = int(action)
-        except (TypeError, ValueError):
-            raise ValueError(f"action {action!r} is not an action number") from None
-        if chosen != action or not 0 <= chosen < self.encoding.actions:
-            raise ValueError(f"action {action!r} is not one of 0..{self.encoding.actions - 1}")
+        else:
+            try:
+                chosen = int(action)
+            except (TypeError, ValueError):
+                raise ValueError(f"action {action!r} is not an action number") from None
+            if chosen != action:
+                raise ValueError(f"action {action!r} is not one of 0..{actions - 1}")
+        if not 0 <= chosen < actions:
+            raise ValueError(f"action {action!r} is not one of 0..{actions - 1}")
         if chosen not in decision.choices:
             raise ValueError(
                 f"action {chosen} ({self.encoding.describe(chosen)}) is not legal for "
