@@ -95,14 +95,15 @@ class Guard:
         self._steps_done += _STEP_CHUNK - self._steps
         self._steps = _STEP_CHUNK
         if self._runaway is None:
-            busy = monotonic() - self._decided_at
+            now = monotonic()
+            busy = now - self._decided_at
             if busy > self.max_round_seconds:  # (seldom: then what the CPU clock says)
                 with _lock:
                     busy = _busy(
                         id(self),
                         self._decided_at,
                         threading.get_ident(),
-                        monotonic(),
+                        now,
                         self.max_round_seconds,
                     )
             if self._steps_done > self.max_round_steps:
