@@ -14,6 +14,7 @@ from spoiler import hookimpl, plugins, testing, validation
 from spoiler.cards import ANOTHER_PLAYER, CardSet, NameANumber
 from spoiler.cli import app
 from spoiler.cli import sets as sets_cli
+from spoiler.session import simulate as sim
 
 FakeEntryPoint = partial(testing.FakeEntryPoint, version="2.0.0")
 
@@ -491,6 +492,31 @@ def test_a_set_that_requires_the_base_set_is_not_noted_and_brings_it_into_play(i
     assert played.exit_code == 0, played.output
     assert "Note: pebbles cannot end a game alone, so base is in the deck too." in played.stderr
     assert "with base, pebbles." in played.stdout
+
+
+@pytest.mark.parametrize("command", ["simulate", "ladder"])
+def test_simulate_and_ladder_play_a_set_that_requires_the_base_set_with_it(
+    installed, monkeypatch, command
+):
+    """As `play` does: the games have the base set in the deck too, with a note, so they can
+    end (pebbles alone reach the round limit every time), and the figures name both sets."""
+    needy = pebbles()
+    needy.requires = ("base",)
+    installed(FakeEntryPoint("pebbles", SetPlugin(needy)))
+    monkeypatch.setattr(sim, "_REGISTRY", None)  # its games load the plugins installed above
+    bots = ["--bots", "random"] if command == "simulate" else ["--bots", "random,greedy"]
+    result = run(
+        command, *bots, "--sets", "pebbles", "--games", "8", "--seed", "1", "--jobs", "1", "--json"
+    )
+    assert result.exit_code == 0, result.output
+    assert "Note: pebbles cannot end a game alone, so base is in the deck too." in result.stderr
+    figures = json.loads(result.stdout)
+    if command == "simulate":
+        assert figures["sets"] == ["pebbles", "base"]
+        assert figures["round_limit_share"] < 1
+    else:
+        assert figures["plan"]["sets"] == ["pebbles", "base"]
+        assert figures["results"]["draw"] < 8
 
 
 def test_a_set_that_requires_a_set_that_is_not_installed_is_a_problem(installed):

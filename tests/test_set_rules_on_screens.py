@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,17 @@ def test_ssh_players_see_the_sets_rules_when_the_game_starts_and_at_a_prompt(hos
     begins = seen.index("The game begins")
     assert CHRONO_RULES in seen[begins : seen.index("Round 1")]
     assert seen.count(CHRONO_RULES) >= 2  # and again when asked, at the first prompt
+
+
+def test_a_hosted_game_of_a_set_that_cannot_end_a_game_alone_has_its_partner_too(host):
+    """As `spoiler play` does: `host --sets mirror` deals the base set in too, and says so."""
+    pytest.importorskip("spoiler_mirror")
+    from test_host import PATIENCE
+
+    hosted = host("--seats", "8", "--sets", "mirror", env={})
+    assert "with base, mirror." in hosted.output
+    note = "Note: mirror cannot end a game alone, so base is in the deck too."
+    deadline = time.monotonic() + PATIENCE  # (stderr is read by a thread of its own)
+    while note not in "".join(hosted.err) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert note in "".join(hosted.err)

@@ -51,6 +51,22 @@ def err_console():
     return _console_class()(stderr=True, highlight=False)
 
 
+def note_partners(asked: list[str] | tuple[str, ...] | None, played: list) -> None:
+    """Say on stderr which sets are in the deck only because the asked ones cannot end a
+    game alone (``CardSet.requires``): ``played`` is what ``Registry.sets_played`` gave."""
+    if asked is None:
+        return
+    added = [s.name for s in played if s.name not in asked]
+    if added:
+        needy = [s.name for s in played if set(s.requires) & set(added)]
+        err_console().print(
+            f"Note: {', '.join(needy)} cannot end a game alone, so {', '.join(added)} "
+            f"{'is' if len(added) == 1 else 'are'} in the deck too.",
+            markup=False,
+            soft_wrap=True,
+        )
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a one-line error to stderr and exit with ``code`` (2: usage or bad file)."""
     from rich.markup import escape

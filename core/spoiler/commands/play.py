@@ -276,21 +276,11 @@ def play(
         save_stopped(recorder, screen, ask=not interrupts.terminal_gone())
         raise typer.Exit(interrupts.exit_code())
 
-    def note_required(game) -> None:
-        added = [s.name for s in game.sets if set_names is not None and s.name not in set_names]
-        if added:
-            common.err_console().print(
-                f"Note: {', '.join(set_names or [])} cannot end a game alone, so "
-                f"{', '.join(added)} {'is' if len(added) == 1 else 'are'} in the deck too.",
-                markup=False,
-                soft_wrap=True,
-            )
-
     if match is not None:
         from spoiler.console.matches import play_match
 
         game = setup(game_seed(chosen_seed, 1))
-        note_required(game)
+        common.note_partners(set_names, game.sets)
         recorder = start(game, of_match=(match, chosen_seed))
         screen.again = partial(recording.play_command, recorder.record)
         console.print(
@@ -307,7 +297,7 @@ def play(
 
     while True:
         game = setup(chosen_seed)
-        note_required(game)
+        common.note_partners(set_names, game.sets)
         recorder = start(game)
         screen.again = partial(recording.play_command, recorder.record)
         console.print(

@@ -186,6 +186,22 @@ class Registry:
             chosen.append(usable[name])
         return chosen
 
+    def sets_played(self, names: list[str] | None = None) -> list[CardSet]:
+        """The sets a game with the named sets plays (all usable sets when None): those, then
+        the sets they are played with (``CardSet.requires``: a set that cannot end a game
+        alone brings its partners). UnknownName names what is missing."""
+        chosen = self.card_sets(names)
+        for card_set in chosen:  # (a partner's own partners come too: it joins the walk)
+            for name in card_set.requires:
+                if all(s.name != name for s in chosen):
+                    try:
+                        chosen.extend(self.card_sets([name]))
+                    except UnknownName as exc:
+                        raise UnknownName(
+                            f"set {card_set.name!r} is played with set {name!r}: {exc}"
+                        ) from None
+        return chosen
+
     def agent(
         self,
         kind: str,

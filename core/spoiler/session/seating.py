@@ -95,19 +95,9 @@ def new_game(
     """The game these seats play with these sets (all usable sets when None), and the sets
     they require (``CardSet.requires``). Raises ``UnknownName`` for a set that is not
     installed, ``GameError`` for a table it refuses."""
-    from spoiler.plugins import UnknownName
     from spoiler.rules.game import Game, GameError
 
-    card_sets = registry.card_sets(set_names)
-    for card_set in list(card_sets):  # a set that cannot end a game alone brings its partners
-        for name in card_set.requires:
-            if all(s.name != name for s in card_sets):
-                try:
-                    card_sets.extend(registry.card_sets([name]))
-                except UnknownName as exc:
-                    raise UnknownName(
-                        f"set {card_set.name!r} is played with set {name!r}: {exc}"
-                    ) from None
+    card_sets = registry.sets_played(set_names)
     if not card_sets:
         raise GameError("no card set is installed (see `spoiler plugins`)")
     hooks = registry.game_hooks([s.name for s in card_sets])

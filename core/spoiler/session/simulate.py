@@ -135,6 +135,12 @@ def _registry():
     return _REGISTRY
 
 
+def sets_played(names) -> list:
+    """The sets a plan's games play: the named ones (all usable when None) and the sets they
+    are played with (``Registry.sets_played``). UnknownName names what is missing."""
+    return _registry().sets_played(list(names) if names is not None else None)
+
+
 def installed() -> dict:
     """This process's Spoiler version, usable sets with their versions, bot kinds, and its
     whole plugin set: every plugin with its distribution, version, status and the hooks it
@@ -268,7 +274,7 @@ def play_batch(plan: Plan, numbers: range, out=None):
     FastGame = _tally_game()
 
     registry = _registry()
-    sets = registry.card_sets(list(plan.sets) if plan.sets is not None else None)
+    sets = sets_played(plan.sets)
     hooks = registry.game_hooks([s.name for s in sets])
     kinds = {label: (variant(label)[0], options_of(plan, label)) for label in plan.kinds()}
     out = [] if out is None else out
@@ -490,7 +496,7 @@ def check(plan: Plan) -> dict:
         raise PlanError("every game of a seating must seat as many players as the first")
     registry = _registry()
     try:
-        sets = registry.card_sets(list(plan.sets) if plan.sets is not None else None)
+        sets = sets_played(plan.sets)
         for label in plan.kinds():
             registry.check_kind(variant(label)[0], options_of(plan, label) or None)
             own = variant(label)[1]

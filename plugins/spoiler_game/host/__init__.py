@@ -186,7 +186,7 @@ def host(
             soft_wrap=True,
         )
     try:
-        card_sets = registry.card_sets(set_names)
+        card_sets = registry.sets_played(set_names)
         # An unknown kind or options it refuses are refused now, not when a seat needs a bot.
         for kind in kinds:
             registry.check_kind(kind, bot_options or None)
@@ -230,6 +230,7 @@ def host(
             fail(f"--record {record}: {exc}")
         options.record = held
         options.fresh_record = fresh
+    common.note_partners(set_names, card_sets)
     console = common.console()
     bots_text = f" and {bots} {bot} bot(s)" if bots else ""
     console.print(

@@ -678,7 +678,7 @@ class Host:
     def _card_sets(self) -> list:
         if self.game is not None:
             return list(self.game.sets)
-        return list(self.registry.card_sets(self.options.set_names))
+        return self.registry.sets_played(self.options.set_names)
 
     def _cards(self) -> list:
         return [card for card_set in self._card_sets() for card in card_set.cards]

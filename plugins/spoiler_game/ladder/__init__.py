@@ -120,8 +120,9 @@ def ladder(
         local = sim.check(plan)
     except sim.PlanError as exc:
         fail(str(exc))
-    names = list(set_names) if set_names is not None else sorted(local["sets"])
-    from spoiler_game.simulate import play_plan
+    from spoiler_game.simulate import play_plan, played_names
+
+    names = played_names(set_names, local)
 
     summaries, _ = play_plan(plan, local, names, jobs, cluster)
     if summaries.partial:  # a ladder's schedule is whole or not at all

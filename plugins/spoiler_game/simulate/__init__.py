@@ -19,6 +19,7 @@ from spoiler.commands.common import (
     fail,
     jobs_flag,
     names_of,
+    note_partners,
     think_flag,
 )
 from spoiler.commands.completion import complete_bots, complete_sets
@@ -125,7 +126,7 @@ def simulate(
         local = sim.check(plan)
     except sim.PlanError as exc:
         fail(str(exc))
-    names = list(set_names) if set_names is not None else sorted(local["sets"])
+    names = played_names(set_names, local)
     summaries, alone = play_plan(
         plan,
         local,
@@ -154,6 +155,18 @@ def simulate(
 
         err_console().print(f"[bold yellow]Stopped:[/] {escape(line)}", soft_wrap=True)
         raise typer.Exit(exit_code(summaries))
+
+
+def played_names(set_names, local: dict) -> list[str]:
+    """The names of the sets a checked plan's games play: every installed set (sorted) when
+    none is named, else the named ones and the sets they are played with (with a note)."""
+    from spoiler.session import simulate as sim
+
+    if set_names is None:
+        return sorted(local["sets"])
+    played = sim.sets_played(set_names)
+    note_partners(set_names, played)
+    return [s.name for s in played]
 
 
 def play_plan(
