@@ -3,7 +3,8 @@
     python benchmarks/rollouts.py [--games 4] [--decisions 40] [--think 200]
                                   [--sets base chrono mirror all]
 
-For each set (``all``: every installed set together) it plays the same seeded 4-player games
+For each set (``all``: every installed set together; a set that cannot end a game alone
+with the sets it is played with, ``CardSet.requires``, as the commands deal it) it plays the same seeded 4-player games
 (at most ``--games``, stopping at the end of the round in which ``--decisions`` were made),
 a seeded expert in seat 0 (``--think`` ms, counted in rollouts as ``spoiler play`` does)
 against three greedy bots, and reports the expert's rollouts per millisecond of its thinking
@@ -101,7 +102,11 @@ class WindowClock:
 def run(set_names: list[str], games: int, think: float, seed: int = 0, decisions: int = 40) -> dict:
     registry = plugins.load()
     card_sets = registry.card_sets(set_names)
-    hooks = registry.game_hooks(set_names)
+    for card_set in card_sets:  # with the sets it is played with, as every command deals it
+        for name in getattr(card_set, "requires", ()):
+            if all(s.name != name for s in card_sets):
+                card_sets += registry.card_sets([name])
+    hooks = registry.game_hooks([s.name for s in card_sets])
     expert = registry.agents["expert"].factory
     greedy = registry.agents["greedy"].factory
     clock = WindowClock()
