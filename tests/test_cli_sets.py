@@ -494,6 +494,19 @@ def test_a_set_that_requires_the_base_set_is_not_noted_and_brings_it_into_play(i
     assert "with base, pebbles." in played.stdout
 
 
+def test_sets_show_tells_the_sets_a_set_is_played_with(installed):
+    needy = pebbles()
+    needy.requires = ("base",)
+    installed(FakeEntryPoint("pebbles", SetPlugin(needy)))
+    shown = run("sets", "show", "pebbles")
+    assert shown.exit_code == 0, shown.output
+    assert (
+        "Played with: base (it cannot end a game alone: every game with it has base in the "
+        "deck too)." in " ".join(shown.stdout.split())
+    )
+    assert json.loads(run("sets", "show", "pebbles", "--json").stdout)["requires"] == ["base"]
+
+
 @pytest.mark.parametrize("command", ["simulate", "ladder"])
 def test_simulate_and_ladder_play_a_set_that_requires_the_base_set_with_it(
     installed, monkeypatch, command

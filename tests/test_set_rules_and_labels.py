@@ -85,8 +85,10 @@ def test_sets_show_tells_a_sets_rules_and_cards(everything):
     shown = json.loads(run("sets", "show", "chrono", "--json").stdout)
     assert set(shown) == {
         "schema", "spoiler_game",
-        "name", "title", "version", "distribution", "description", "rules", "labels", "cards"
+        "name", "title", "version", "distribution", "description", "rules", "labels",
+        "requires", "cards",
     }  # fmt: skip
+    assert shown["requires"] == []
     assert shown["labels"]["chrono:hourglass-rule"] == "the Hourglass rule"
     missing = run("sets", "show", "nope")
     assert missing.exit_code == 2 and "no set named 'nope'" in missing.stderr

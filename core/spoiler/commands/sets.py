@@ -194,6 +194,7 @@ def show_set(
                 "description": card_set.description,
                 "rules": card_set.rules,
                 "labels": dict(card_set.labels),
+                "requires": list(card_set.requires),
                 "cards": cards,
             }
         )
@@ -213,6 +214,12 @@ def show_set(
     out.print(
         "[bold]Rules:[/] " + escape(card_set.rules or "none of its own (only its cards' texts).")
     )
+    if card_set.requires:
+        partners = ", ".join(card_set.requires)
+        out.print(
+            f"[bold]Played with:[/] {escape(partners)} (it cannot end a game alone: every "
+            f"game with it has {escape(partners)} in the deck too)."
+        )
     table = Table(
         title=f"Cards ({len(cards)} kinds, {sum(c['copies'] for c in cards)} in the deck)",
         title_justify="left",
