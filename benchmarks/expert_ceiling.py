@@ -25,7 +25,6 @@ when two win rates on the same games differ by less than their intervals.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import time
 from collections import Counter
@@ -86,9 +85,7 @@ def mcnemar(first: list[bool], second: list[bool]) -> tuple[int, int, float]:
     of that split were both equally strong."""
     only_first = sum(a and not b for a, b in zip(first, second, strict=True))
     only_second = sum(b and not a for a, b in zip(first, second, strict=True))
-    n = only_first + only_second
-    tail = sum(math.comb(n, k) for k in range(min(only_first, only_second) + 1)) / 2**n
-    return only_first, only_second, min(1.0, 2 * tail)
+    return only_first, only_second, sim.sign_test(only_first, only_second)
 
 
 def measure(plan: sim.Plan, jobs: int, setup=None, args: tuple = ()) -> dict:

@@ -8,6 +8,7 @@ per seat per game (``Plan.seating``) and kinds with options of their own (``expe
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -124,7 +125,8 @@ def test_the_json_holds_ratings_head_to_head_and_the_plan(greedy_and_random):
         assert r["high"] == pytest.approx(r["mu"] + 1.96 * r["sigma"], abs=0.01)
         assert r["games"] == 60  # two kinds, four seats: both in every game
     pair = f["head_to_head"]["greedy"]["random"]
-    assert set(pair) == {"games", "ahead", "behind", "tied", "share"}
+    assert set(pair) == {"games", "ahead", "behind", "tied", "share", "p"}
+    assert pair["p"] == back_p(f) == float(f"{sim.sign_test(pair['ahead'], pair['behind']):.3g}")
     assert pair["games"] == pair["ahead"] + pair["behind"] + pair["tied"] == 60
     back = f["head_to_head"]["random"]["greedy"]
     assert (back["ahead"], back["behind"], back["tied"]) == (
@@ -233,12 +235,48 @@ def test_without_openskill_the_ladder_says_how_to_install_it(monkeypatch):
     assert f"install it with: {install_hint('spoiler-game[ladder]')}" in result.stderr
 
 
+def back_p(f: dict) -> float:
+    """The same pair, seen from the other side: the sign test is two-sided."""
+    return f["head_to_head"]["random"]["greedy"]["p"]
+
+
+@pytest.mark.parametrize(
+    "ahead, behind", [(0, 0), (1, 0), (5, 5), (3, 10), (0, 20), (418, 374), (480, 298)]
+)
+def test_the_sign_test_is_the_exact_two_sided_binomial_p_value(ahead, behind):
+    n = ahead + behind
+    tail = sum(math.comb(n, k) for k in range(min(ahead, behind) + 1)) / 2**n
+    assert sim.sign_test(ahead, behind) == pytest.approx(min(1.0, 2 * tail), rel=1e-9)
+    assert sim.sign_test(ahead, behind) == sim.sign_test(behind, ahead)
+
+
+def test_the_sign_test_of_a_long_ladder_costs_no_big_integers():
+    """100,000 games: the chance of 50,500 against 49,500 between equals is about 0.16%."""
+    assert sim.sign_test(50_500, 49_500) == pytest.approx(0.00157, rel=0.01)
+
+
+def test_rank_by_rank_says_which_neighbours_the_games_tell_apart(greedy_and_random):
+    [line] = rating.rank_by_rank(greedy_and_random)
+    pair = greedy_and_random["head_to_head"]["greedy"]["random"]
+    assert line.startswith(
+        f"greedy against random: ahead in {pair['ahead']} games, behind in {pair['behind']} "
+    )
+    assert line.endswith(": told apart).") == (pair["p"] < 0.05)
+
+
 def test_the_table_shows_ratings_and_head_to_head():
     result = runner.invoke(
         app, ["ladder", "--bots", "random,greedy", "--games", "8", "--sets", "base", "--jobs", "1"]
     )
     assert result.exit_code == 0, result.output
-    for words in ("Ratings (OpenSkill, Plackett-Luce)", "95% interval", "Head to head", "vs 2"):
+    for words in (
+        "Ratings (OpenSkill, Plackett-Luce)",
+        "95% interval",
+        "Head to head",
+        "vs 2",
+        "Rank by rank",
+        " games, behind in ",
+    ):
         assert words in result.stdout
 
 

@@ -780,6 +780,22 @@ def interval(part: float, whole: int, z: float = 1.96) -> list[float]:
     return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
 
 
+def sign_test(ahead: int, behind: int) -> float:
+    """The exact two-sided p-value of a split of ``ahead`` against ``behind`` (ties left
+    out) were both sides equally strong: the chance of a split at least this uneven (the
+    sign test; McNemar's exact test, when the two are wins of the same games). Worked out
+    in logarithms, so that a split of many games costs no big integers."""
+    n, k = ahead + behind, min(ahead, behind)
+    whole = math.lgamma(n + 1) - n * math.log(2)
+    tail = 0.0
+    for i in range(k, -1, -1):  # the terms fall fast away from k: stop when they no longer count
+        term = math.exp(whole - math.lgamma(i + 1) - math.lgamma(n - i + 1))
+        tail += term
+        if term < tail * 1e-17:
+            break
+    return min(1.0, 2 * tail)
+
+
 def _share(part: float, whole: int) -> float:
     return round(part / whole, 4) if whole else 0.0
 

@@ -76,7 +76,8 @@ def ladder(
     seat, against every other; each game ranks its winners first (tied) and everyone else
     below them (tied), and OpenSkill (Plackett-Luce) turns the rankings into ratings: mu,
     sigma and a 95% interval. Also shows, for each pair of kinds, how often each finished
-    ahead of the other.
+    ahead of the other, and for each kind and the next below it, whether their shared games
+    tell them apart (a sign test's p).
 
     Every figure follows from the options alone: the same whatever --jobs or --cluster."""
     from spoiler.rules.game import MAX_PLAYERS, MIN_PLAYERS
@@ -143,6 +144,8 @@ def print_ladder(f: dict) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from spoiler_game.ladder import rating
+
     out = console()
     plan = f["plan"]
     given = plan["bot_options"]
@@ -181,9 +184,13 @@ def print_ladder(f: dict) -> None:
         cells = ["-" if a == b else f"{row[b]['share']:.1%}" for b in order]
         table.add_row(f"{rank} {escape(a)}", *cells)
     out.print(table)
+    out.print(rating.RANK_BY_RANK, markup=False)
+    for line in rating.rank_by_rank(f):
+        out.print(line, markup=False)
     out.print(
-        "Intervals are mu ± 1.96 sigma: two kinds whose intervals overlap are not told apart "
-        "by these games.",
+        "Intervals are mu ± 1.96 sigma: two kinds whose intervals do not overlap are told apart "
+        "by the ratings; the sign test, on the games they both played, tells apart smaller "
+        "gaps.",
         markup=False,
     )
     for kind, spent in f["decision_time"].items():

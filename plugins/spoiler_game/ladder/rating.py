@@ -15,6 +15,8 @@ import random
 import shlex
 from collections.abc import Sequence
 
+from spoiler.session.simulate import sign_test
+
 #: A block of the schedule seats each line-up of kinds once in every rotation; one with more
 #: games than this (many kinds, many seats) seats windows of a shuffled ring instead.
 MAX_BLOCK = 2000
@@ -129,12 +131,35 @@ def ladder(kinds: Sequence[str], games: Sequence[dict]) -> dict:
                 "behind": counts[1],
                 "tied": counts[2],
                 "share": round(counts[0] / sum(counts), 4) if sum(counts) else 0.0,
+                "p": float(f"{sign_test(counts[0], counts[1]):.3g}"),
             }
             for b, counts in row.items()
         }
         for a, row in pairs.items()
     }
     return {"ratings": ratings, "head_to_head": head_to_head}
+
+
+RANK_BY_RANK = (
+    "Rank by rank: of the games both played, how many each finished ahead of the next, and "
+    "the sign test's p, the chance of a split at least that uneven between two kinds of the "
+    "same strength (below 0.05: told apart)."
+)
+
+
+def rank_by_rank(figures: dict) -> list[str]:
+    """For each kind and the one rated next below it, how their shared games split: a line
+    each, with the sign test's p (are they told apart by the games one finished ahead?)."""
+    order = [r["bot"] for r in figures["ratings"]]
+    lines = []
+    for above, below in itertools.pairwise(order):
+        pair = figures["head_to_head"][above][below]
+        told = "told apart" if pair["p"] < 0.05 else "not told apart"
+        lines.append(
+            f"{above} against {below}: ahead in {pair['ahead']} games, behind in "
+            f"{pair['behind']} (p = {pair['p']:.2g}: {told})."
+        )
+    return lines
 
 
 def clear_of(figures: dict, above: str, below: str) -> bool:
@@ -260,6 +285,7 @@ def markdown(title: str, figures: dict) -> str:
     for a in order:
         cells = ["-" if a == b else f"{100 * h2h[a][b]['share']:.1f}%" for b in order]
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    lines += ["", RANK_BY_RANK, ""] + [f"- {line}" for line in rank_by_rank(figures)]
     spent = figures.get("decision_time") or {}
     if spent:
         lines.append("")
