@@ -245,3 +245,17 @@ def test_a_hook_raising_in_a_strict_game_stops_it():
     game = game_with(registry, ["shaky"], strict=True)
     with pytest.raises(CardError, match="plugin 'shaky' failed in spoiler_round_start"):
         game.play()
+
+
+def test_a_set_is_played_with_the_sets_it_requires_and_theirs_in_turn():
+    """``Registry.sets_played``: the named sets, then each one's partners (once, however the
+    declarations loop), and a partner that is not installed is named in one line."""
+    plugs = {name: SetPlugin(name) for name in ("tide", "moon", "sun", "lost")}
+    plugs["tide"].card_set.requires = ("moon",)
+    plugs["moon"].card_set.requires = ("sun", "tide")  # (a loop back to tide)
+    plugs["lost"].card_set.requires = ("storm",)
+    registry = plugins.load({}, [FakeEntryPoint(name, p) for name, p in plugs.items()])
+    assert [s.name for s in registry.sets_played(["tide"])] == ["tide", "moon", "sun"]
+    assert [s.name for s in registry.sets_played(["sun"])] == ["sun"]
+    with pytest.raises(plugins.UnknownName, match=r"^set 'lost' is played with set 'storm': "):
+        registry.sets_played(["lost"])
