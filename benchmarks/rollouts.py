@@ -102,7 +102,9 @@ class WindowClock:
 def run(set_names: list[str], games: int, think: float, seed: int = 0, decisions: int = 40) -> dict:
     registry = plugins.load()
     card_sets = registry.card_sets(set_names)
-    for card_set in card_sets:  # with the sets it is played with, as every command deals it
+    # With the sets it is played with, as every command deals it: the walk of
+    # Registry.sets_played, written out because older checkouts (1bbcf73) lack that method.
+    for card_set in card_sets:
         for name in getattr(card_set, "requires", ()):
             if all(s.name != name for s in card_sets):
                 card_sets += registry.card_sets([name])
