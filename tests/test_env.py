@@ -5,6 +5,7 @@ it in, so CI runs these."""
 
 from __future__ import annotations
 
+import re
 import runpy
 from dataclasses import replace
 from pathlib import Path
@@ -72,6 +73,37 @@ def test_the_same_seed_plays_the_same_game():
         logs.append([event.as_dict() for event in game.game.every_event()])
     assert logs[0] == logs[1]
     assert logs[0][-1]["kind"] == "game_over"
+
+
+def test_a_numpy_integer_seed_plays_the_game_of_that_number():
+    logs = []
+    for seed in (11, np.int64(11), np.uint32(11)):
+        game = raw_env(players=4)
+        game.reset(seed=seed)
+        play_out(game, np.random.default_rng(5))
+        logs.append([event.as_dict() for event in game.game.every_event()])
+    assert logs[0] == logs[1] == logs[2]
+    first = raw_env(players=3, seed=np.int32(4))
+    first.reset()
+    assert first.game.seed == 4 and type(first.game.seed) is int
+
+
+@pytest.mark.parametrize(
+    ("seed", "error", "message"),
+    [
+        ("7", TypeError, "seed must be a whole number or None, not '7'"),
+        (1.5, TypeError, "seed must be a whole number or None, not 1.5"),
+        (2**64, ValueError, f"seed must be a whole number of at most 64 bits, not {2**64}"),
+    ],
+)
+def test_a_seed_that_is_no_game_seed_is_refused_naming_it(seed, error, message):
+    game = raw_env(players=3)
+    game.reset(seed=1)
+    with pytest.raises(error, match=re.escape(message)):
+        game.reset(seed=seed)
+    assert game.game.seed == 1  # the game under way is still there
+    with pytest.raises(error, match=re.escape(message)):
+        raw_env(players=3, seed=seed)
 
 
 def test_numpy_integers_are_actions():

@@ -33,6 +33,7 @@ numpy).
 from __future__ import annotations
 
 import itertools
+import operator
 import random
 import struct
 import sys
@@ -128,6 +129,20 @@ def _clip(value: float) -> float:
     if value > COUNTER_BOUND:
         return COUNTER_BOUND
     return -COUNTER_BOUND if value < -COUNTER_BOUND else value
+
+
+def _seed(value: Any) -> int | None:
+    """A game's seed as a plain int: any integer (numpy's too, as learners pass them), of at
+    most 64 bits as ``spoiler play --seed`` takes; else a TypeError or ValueError naming it."""
+    if value is None:
+        return None
+    try:
+        seed = operator.index(value)
+    except TypeError:
+        raise TypeError(f"seed must be a whole number or None, not {value!r}") from None
+    if not -(2**63) <= seed < 2**64:
+        raise ValueError(f"seed must be a whole number of at most 64 bits, not {seed}")
+    return seed
 
 
 def _bucket(name: str, slots: int) -> int:
@@ -683,7 +698,7 @@ class raw_env(AECEnv):
             agent: spaces.Discrete(self.encoding.actions) for agent in self.possible_agents
         }
         #: The seed of the next game reset without one (None: drawn from ``_seeds``).
-        self._next_seed = seed
+        self._next_seed = seed = _seed(seed)
         self._seeds = random.Random(seed) if seed is not None else None
         self.game: Any = None
         self.driver: Driver | None = None
@@ -712,7 +727,9 @@ class raw_env(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game. ``seed`` is that game's seed (the same seed, the same game, the bots'
         seeds derived from it), and seeds the games of later resets without one; with no
-        seed ever given, each game gets a fresh 64-bit seed."""
+        seed ever given, each game gets a fresh 64-bit seed. Any integer of at most 64 bits
+        is a seed, a numpy one too."""
+        seed = _seed(seed)
         if seed is not None:
             game_seed, self._seeds = seed, random.Random(seed)
         elif self._next_seed is not None:
