@@ -106,6 +106,15 @@ def test_a_seed_that_is_no_game_seed_is_refused_naming_it(seed, error, message):
         raw_env(players=3, seed=seed)
 
 
+def test_sets_given_as_one_string_are_the_names_as_sets_takes_them():
+    assert raw_env(players=3, sets="base").encoding.card_names == (
+        raw_env(players=3, sets=["base"]).encoding.card_names
+    )
+    installed = sorted(raw_env(players=3).registry.sets)
+    both = raw_env(players=3, sets=", ".join(installed))
+    assert both.encoding.card_names == raw_env(players=3, sets=installed).encoding.card_names
+
+
 def test_numpy_integers_are_actions():
     game = env(players=4)
     game.reset(seed=3)

@@ -636,8 +636,9 @@ class _Decision:
 class raw_env(AECEnv):
     """The environment without PettingZoo's wrappers (``env()`` adds them).
 
-    ``players``: 2 to 8 seats. ``sets``: card set names (None: every installed set; a set
-    that is played with others brings them, as in ``spoiler play``). ``seed``: the first
+    ``players``: 2 to 8 seats. ``sets``: card set names, a list or one string as ``--sets``
+    takes them ("base,chrono"); None: every installed set (a set that is played with others
+    brings them, as in ``spoiler play``). ``seed``: the first
     game's seed, if ``reset`` gets none. ``opponents``: a bot kind ("random", "greedy",
     "expert", "exec:COMMAND" ...) for every seat but ``player_0``, or one kind per other
     seat; None: every seat learns. ``max_rounds``: the round limit (a draw when reached)."""
@@ -665,6 +666,8 @@ class raw_env(AECEnv):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.registry = plugins.load()
+        if isinstance(sets, str):  # "base" or "base,chrono", as --sets takes them
+            sets = [name.strip() for name in sets.split(",")]
         self.set_names = None if sets is None else list(sets)
         self.max_rounds = max_rounds
         self.n_players = players
