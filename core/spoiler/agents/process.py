@@ -28,6 +28,7 @@ import json
 import os
 import select
 import shlex
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -72,8 +73,60 @@ def log_dir() -> Path:
     return Path(os.environ.get("SPOILER_BOT_LOGS") or Path(tempfile.gettempdir()) / "spoiler-bots")
 
 
+def command_problem(command: str) -> str | None:
+    """What stops ``command`` from being run as a bot here, in a few words (a quote left
+    open, no command, no such program, no POSIX), or None: checked before a game starts."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        return str(exc)
+    if not argv:
+        return "needs a command to run (exec:COMMAND)"
+    if not POSIX:
+        return NOT_POSIX
+    if shutil.which(argv[0]) is None:
+        return f"no program {argv[0]!r} found"
+    return None
+
+
+class Program:
+    """A bot kind whose bots are a program speaking ``spoiler-bot/1``, for a plugin to
+    register: ``register("mine", Program("mine-bot --level 3"), "...")`` seats what
+    ``--bot "exec:mine-bot --level 3"`` would, under the name ``mine``: the same protocol,
+    faults, ``--bot-time-limit``, options (in the hello) and logs (docs/bots.md). The program
+    is looked for on the PATH before the game starts, as an ``exec:`` one is; a command that
+    cannot be split (a quote left open, nothing at all) is refused here, when the plugin
+    registers it."""
+
+    def __init__(self, command: str):
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise ValueError(f"Program({command!r}): {exc}") from None
+        if not argv:
+            raise ValueError(f"Program({command!r}): needs a command to run")
+        self.command = command
+
+    def __call__(
+        self,
+        seat: int,
+        seed: int,
+        options: dict | None = None,
+        *,
+        time_limit: float = TIME_LIMIT,
+        label: str | None = None,
+    ) -> ProcessBot:
+        return ProcessBot(
+            self.command, seat, seed, options=options, time_limit=time_limit, label=label
+        )
+
+    def __repr__(self) -> str:
+        return f"Program({self.command!r})"
+
+
 class ProcessBot:
-    """An agent whose decisions come from a program speaking ``spoiler-bot/1``."""
+    """An agent whose decisions come from a program speaking ``spoiler-bot/1``. ``label``
+    names it in its faults and errors: ``exec:COMMAND`` unless a plugin's kind runs it."""
 
     def __init__(
         self,
@@ -84,8 +137,10 @@ class ProcessBot:
         players: int | None = None,
         options: dict | None = None,
         time_limit: float = TIME_LIMIT,
+        label: str | None = None,
     ):
         self.command, self.seat = command, seat
+        self.label = label = f"exec:{command}" if label is None else label
         self.time_limit = time_limit
         #: What went wrong so far, one ``Fault`` each (at most MAX_FAULTS).
         self.faults: list[Fault] = []
@@ -97,11 +152,11 @@ class ProcessBot:
         try:
             argv = shlex.split(command)
         except ValueError as exc:
-            raise GameError(f"exec:{command}: {exc}") from None
+            raise GameError(f"{label}: {exc}") from None
         if not argv:
             raise GameError("exec: needs a command to run (exec:COMMAND)")
         if not POSIX:
-            raise GameError(f"exec:{command}: {NOT_POSIX}")
+            raise GameError(f"{label}: {NOT_POSIX}")
         directory = log_dir()
         directory.mkdir(parents=True, exist_ok=True)
         self.log_path = directory / f"seat-{seat + 1}-{os.getpid()}-{id(self):x}.log"
@@ -115,7 +170,7 @@ class ProcessBot:
                     start_new_session=True,  # its own process group: its children end with it
                 )
             except OSError as exc:
-                raise GameError(f"exec:{command}: cannot start it: {exc.strerror or exc}") from None
+                raise GameError(f"{label}: cannot start it: {exc.strerror or exc}") from None
         self._finalizer = weakref.finalize(self, _end, self.process)
         hello = {
             "type": "hello",
@@ -230,7 +285,7 @@ class ProcessBot:
             self.process = None
         else:
             tail = f"a random legal choice is played (fault {number} of {MAX_FAULTS})"
-        text = f"exec:{self.command}: {what}; {tail}. Its log: {self.log_path}"
+        text = f"{self.label}: {what}; {tail}. Its log: {self.log_path}"
         self.faults.append(Fault(self._round, self.seat, text))
         with contextlib.suppress(OSError), open(self.log_path, "a", encoding="utf-8") as log:
             more = f" ({detail})" if detail is not None else ""

@@ -246,6 +246,13 @@ class Registry:
 
         agent = self.agents[kind]
         seed = bot_seed(game_seed, seat, kind, key)
+        program = _program(agent.factory)
+        if program is not None:  # run as exec: runs one, named by its kind
+            from spoiler.agents.process import TIME_LIMIT
+
+            _check_program(kind, program)
+            limit = TIME_LIMIT if time_limit is None else time_limit
+            return program(seat, seed, options, time_limit=limit, label=kind)
         info = self.plugins.get(agent.plugin)
         from spoiler.agents.options import OptionError
 
@@ -271,24 +278,19 @@ class Registry:
         ``OptionError`` when its factory refuses ``options`` (it is asked once, for seat 0,
         when it takes options; a program gets its options as they are)."""
         if kind.startswith(EXEC):
-            import shlex
-            import shutil
+            from spoiler.agents.process import command_problem
 
-            try:
-                argv = shlex.split(kind[len(EXEC) :])
-            except ValueError as exc:
-                raise UnknownName(f"--bot {kind}: {exc}") from None
-            if not argv:
-                raise UnknownName("--bot exec: needs a command to run (exec:COMMAND)")
-            from spoiler.agents import process
-
-            if not process.POSIX:
-                raise UnknownName(f"--bot {kind}: {process.NOT_POSIX}")
-            if shutil.which(argv[0]) is None:
-                raise UnknownName(f"--bot {kind}: no program {argv[0]!r} found")
+            command = kind[len(EXEC) :]
+            problem = command_problem(command)
+            if problem is not None:
+                raise UnknownName(f"--bot {kind if command.strip() else 'exec'}: {problem}")
             return
         if kind not in self.agents:
             self.agent(kind, 0, 0)  # raises UnknownName, naming the installed kinds
+        program = _program(self.agents[kind].factory)
+        if program is not None:  # looked for, not started, as an exec: one
+            _check_program(kind, program)
+            return
         if options and _takes_options(self.agents[kind].factory):
             from spoiler.agents import close_agent
 
@@ -316,6 +318,22 @@ class Registry:
 
     def broken(self) -> list[PluginInfo]:
         return [p for p in self.plugins.values() if p.status == "broken"]
+
+
+def _program(factory):
+    """The ``spoiler.agents.process.Program`` a bot kind's factory is, or None. (Only a
+    plugin that made one has imported that module: other kinds do not load it.)"""
+    process = sys.modules.get("spoiler.agents.process")
+    return factory if process is not None and isinstance(factory, process.Program) else None
+
+
+def _check_program(kind: str, program) -> None:
+    """UnknownName, saying why, unless the program a bot kind runs can be started here."""
+    from spoiler.agents.process import command_problem
+
+    problem = command_problem(program.command)
+    if problem is not None:
+        raise UnknownName(f"bot kind {kind!r} runs {program.command!r}: {problem}")
 
 
 def _takes_options(factory) -> bool:

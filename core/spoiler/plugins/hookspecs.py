@@ -57,7 +57,9 @@ def spoiler_register_agents(register: Callable[..., None]) -> None:
         A factory that also takes ``options`` is given the bot options of the command line
         (``--bot-option KEY=VALUE``, ``--think MS`` for ``think=MS``) as a dict of names to
         text when there are any; it reads the keys it knows, ignores the others, and raises
-        ``spoiler.agents.options.OptionError`` (one line) for a value it refuses.
+        ``spoiler.agents.options.OptionError`` (one line) for a value it refuses. A
+        ``spoiler.agents.process.Program("COMMAND")`` as the factory seats a program bot,
+        as ``--bot exec:COMMAND`` does, under the kind's name.
     :return: ignored.
     """
 
