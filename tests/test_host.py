@@ -286,6 +286,7 @@ def test_bots_of_several_kinds_take_the_hosted_seats_in_turn(host, tmp_path):
     play_in_order(hosted, *((p, p.play()) for p in players))
     assert hosted.finish() == 0
     assert all("and 2 random/greedy bot(s)" in flat(p.transcript) for p in players)
+    assert "Hosting Spoiler for 2 player(s) and 2 random/greedy bot(s), with base." in hosted.output
     record = records.load(tmp_path / "game.toml")
     assert [p.kind for p in record.players] == ["human", "human", "random", "greedy"]
 

@@ -232,7 +232,7 @@ def host(
         options.fresh_record = fresh
     common.note_partners(set_names, card_sets)
     console = common.console()
-    bots_text = f" and {bots} {bot} bot(s)" if bots else ""
+    bots_text = f" and {bots} {'/'.join(dict.fromkeys(kinds))} bot(s)" if bots else ""
     console.print(
         f"Hosting Spoiler for {seats} player(s){bots_text}, "
         f"with {', '.join(s.name for s in sorted(card_sets, key=lambda s: s.name))}.",
