@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Set
 
 from spoiler.agents import bot_rng
 from spoiler.model.state import Status
@@ -29,6 +30,8 @@ from spoiler.model.views import PlayerInfo, PlayerView, Question, Selection
 #: them (a plugin's own "Accuse") is another card: it scores as a card the bot does not know.
 KNOWN_SETS = ("base", "chrono", "mirror")
 TREASURE = "base:treasure"
+#: (Read as names of this module: an enum's members are slow to read from their class.)
+LOST, WON = Status.LOST, Status.WON
 TREASURE_TO_WIN = 3
 
 #: How much a card is worth keeping in hand (what it gives away or discards first).
@@ -78,20 +81,26 @@ class GreedyAgent:
     # -- selecting ---------------------------------------------------------------------------
     def select(self, view: PlayerView) -> Selection:
         reading = _Reading(view, self.copies)
-        score_of = reading.score
+        names = reading.names
         rng = self.rng
         best, best_score = None, None  # (best: card, targets, info; one Selection at the end)
         for card in view.playable:
+            name = _KNOWN.get(card)
+            if name is None:
+                name = _known(card)
             slots = view.legal_targets(card)
             if len(slots) == 1:
-                choices: list[tuple[int, ...]] = [(seat,) for seat in slots[0]]
+                choices: tuple[tuple[int, ...], ...] = _each_alone(slots[0])
             elif slots:
-                choices = [self._distinct(slots)]
+                choices = (self._distinct(slots),)
             else:
-                choices = [()]
+                choices = ((),)
             ask = card.ask
             for targets in choices:
-                score, info = score_of(card, targets)
+                if names[name] > 1:  # a second copy of a card scores as the first
+                    score, info = reading.score_again(name, targets)
+                else:
+                    score, info = _SCORE.get(name, _unknown)(reading, name, targets)
                 if ask is None:
                     info = None  # whatever its name suggested, this card asks nothing
                 elif info is None:
@@ -138,7 +147,7 @@ class _Reading:
         events = view.events
         if events:
             recent = [e for e in events if e.round >= view.round - 2]
-            self.hexed = {
+            self.hexed: Set[int] = {
                 t
                 for e in recent
                 if e.kind == "played" and e.cause == "base:hex"
@@ -149,30 +158,34 @@ class _Reading:
                 for e in recent
             )
         else:  # (a rollout keeps no events)
-            self.hexed, self.watched = set(), False
+            self.hexed, self.watched = _NO_SEATS, False
         self.copies = copies
         #: The players still in the game but me, how close each looks to winning, and how
         #: much hitting it matters (0.5 to ~1.5: the leader matters most).
         rivals: list[PlayerInfo] = []
         threat: dict[int, float] = {}
         self.rivals, self.threat = rivals, threat
-        mine, known = me.hand_size, view.known
+        seat, mine, known = me.seat, me.hand_size, view.known
         for p in view.players:
-            if p.seat == me.seat or p.status is Status.LOST:
+            status = p.status
+            if status is LOST or p.seat == seat:
                 continue
             rivals.append(p)
             tokens = p.counters.get(TREASURE, 0)
-            value = 3.0 * tokens + (10 if p.status is Status.WON else 0)
+            value = 3.0 * tokens + (10 if status is WON else 0)
             if p.hand_size > mine:  # a Crown needs the biggest hand
                 value += p.hand_size - mine
             if known:  # (usually nothing: no hand to look at)
                 value += self._seen_threat(p.seat, tokens)
             threat[p.seat] = value
         leader = max(threat.values(), default=0)
-        self.aims = {seat: 0.5 + t / (1 + leader) for seat, t in threat.items()}
+        aims: dict[int, float] = {}
+        self.aims = aims
+        for rival, value in threat.items():  # (a loop: a comprehension is a call on 3.11)
+            aims[rival] = 0.5 + value / (1 + leader)
         self._threatened: bool | None = None
         self._likeliest: tuple[str | None, int, int] | None = None
-        #: (name, targets) -> (score, information): a second copy of a card scores the same.
+        #: (name, targets) -> (score, information), for a name held twice or more.
         self._scored: dict = {}
 
     def unseen(self) -> dict[str, int]:
@@ -235,9 +248,11 @@ class _Reading:
 
     def guess_name(self, seat: int) -> tuple[str | None, float]:
         """The card most likely in that player's hand, and how sure I am (0 to 1)."""
-        known = [n for n in self.known_hand(seat) if n not in ("Accuse",)]
-        if known:
-            return Counter(known).most_common(1)[0][0], 0.8
+        seen = self.known_hand(seat)
+        if seen:  # (usually not: no hand to look at)
+            known = [n for n in seen if n != "Accuse"]
+            if known:
+                return Counter(known).most_common(1)[0][0], 0.8
         guess, count, total = self.likeliest()
         if guess is None:
             return None, 0.0
@@ -245,11 +260,9 @@ class _Reading:
         return guess, min(1.0, hand * count / total)
 
     # -- scoring a selection ------------------------------------------------------------------
-    def score(self, card, targets) -> tuple[float, object]:
-        """(score, information to give) for playing ``card`` at ``targets``."""
-        name = _KNOWN.get(card)
-        if name is None:
-            name = _known(card)
+    def score_again(self, name: str, targets) -> tuple[float, object]:
+        """(score, information to give) for playing a card of that name at ``targets``,
+        worked out once for all its copies in my hand."""
         key = (name, targets)
         scored = self._scored.get(key)
         if scored is None:
@@ -408,6 +421,17 @@ def _known(card) -> str:
     if name is None:
         name = _KNOWN[card] = card.name if card.id.partition(":")[0] in KNOWN_SETS else ""
     return name
+
+
+#: No seats: no one hexed (a set shared by every reading that has no events).
+_NO_SEATS: frozenset[int] = frozenset()
+
+
+@functools.cache
+def _each_alone(seats: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The targets of a card with one target slot: each seat alone. (Worked out once: the
+    legal targets are the engine's shared tuples, met again and again.)"""
+    return tuple([(seat,) for seat in seats])
 
 
 #: Card -> the name the bot knows it by (read for every card of every hand it weighs;
