@@ -343,27 +343,36 @@ class Game(PlayEffects):
         self._hook("spoiler_game_end", game=self, result=result)
 
     # -- clones ---------------------------------------------------------------------------------
-    def clone(self, agents: list | None = None, *, kind: type[Game] | None = None) -> Game:
+    def clone(
+        self,
+        agents: list | None = None,
+        *,
+        kind: type[Game] | None = None,
+        rng: random.Random | None = None,
+    ) -> Game:
         """An independent copy: the same state, RNG and ongoing effects, cards shared, and the
         seats' agents replaced by ``agents`` (default: the same agent objects). ``kind``: the
-        copy's class (a subclass of ``Game``; default this game's). ``spoiler.search`` builds
-        fast copies and determinizations on it."""
+        copy's class (a subclass of ``Game``; default this game's). ``rng``: the copy's RNG,
+        instead of a copy of this game's (a stream's copy costs more than seeding a new one,
+        wasted on a copy that deals again with its own). ``spoiler.search`` builds fast copies
+        and determinizations on it."""
         kind = kind or type(self)
         new = kind.__new__(kind)  # (not object.__new__, which a compiled Game refuses)
         if agents is None:
             agents = [seat.agent for seat in self.seats]
+        # The state first (every part's copy points into it), then what each part holds.
+        new.state = _copy_state(self.state, new, rng)
         self._copy_into(new)
         new.seats = [Seat(s.name, a, s.kind) for s, a in zip(self.seats, agents, strict=True)]
         return new
 
     def _copy_into(self, new: Guard) -> None:
-        """The game's own: the table it was made with (shared: never changed), its state
-        (copied first: the parts' copies point into it) and its decisions."""
+        """The game's own: the table it was made with (shared: never changed) and its
+        decisions (its state is copied before any part's, by ``clone``)."""
         assert isinstance(new, Game)
         new.sets, new.cards, new.seats = self.sets, self.cards, list(self.seats)
         new.seed, new.max_rounds, new.strict = self.seed, self.max_rounds, self.strict
         new.card_names, new.cards_by_id, new.labels = self.card_names, self.cards_by_id, self.labels
-        new.state = _copy_state(self.state, new)
         new.decisions = [*self.decisions[:-1], *map(_copy_decisions, self.decisions[-1:])]
         new._stage = NEW if self._stage == NEW else IDLE  # a clone is played from outside
         super()._copy_into(new)
@@ -406,10 +415,20 @@ def _copy_decisions(record: dict) -> dict:
 _new_random = random.Random.__new__
 
 
-def _copy_state(st: GameState, game: Game) -> GameState:
-    """A copy of the state for a clone: lists, hands, counters and the RNG copied; cards
-    shared (they never change); ongoing effects copied with ``copy.copy`` (their own state
-    is kept in plain attributes) and this round's plays remade, both for ``game``."""
+def random_in(state: tuple) -> random.Random:
+    """A random stream in ``state`` (``rng.getstate()``, the costly half of copying a stream:
+    copies of one stream made again and again can take it once)."""
+    # Not random.Random(): it seeds itself from the system first, which costs twice the copy.
+    rng = _new_random(random.Random)
+    rng.setstate(state)
+    return rng
+
+
+def _copy_state(st: GameState, game: Game, rng: random.Random | None = None) -> GameState:
+    """A copy of the state for a clone: lists, hands, counters and the RNG copied (or
+    ``rng`` instead); cards shared (they never change); ongoing effects copied with
+    ``copy.copy`` (their own state is kept in plain attributes) and this round's plays
+    remade, both for ``game``."""
     new = object.__new__(GameState)
     new.players = []
     for p in st.players:
@@ -425,9 +444,7 @@ def _copy_state(st: GameState, game: Game) -> GameState:
         st.built,
     )
     new.kept_secrets = list(st.kept_secrets)
-    # Not random.Random(): it seeds itself from the system first, which costs twice the copy.
-    new.rng = _new_random(random.Random)
-    new.rng.setstate(st.rng.getstate())
+    new.rng = random_in(st.rng.getstate()) if rng is None else rng
     new.log = list(st.log)
     new.ongoing = []
     for effect in st.ongoing:

@@ -30,11 +30,19 @@ from spoiler.rules.selection import register_search_window
 from spoiler.search.fast import FastGame
 
 
-def clone(game: Game, agents: list | None = None, *, fast: bool = False, log=None) -> Game:
+def clone(
+    game: Game,
+    agents: list | None = None,
+    *,
+    fast: bool = False,
+    log=None,
+    rng: random.Random | None = None,
+) -> Game:
     """An independent copy of ``game`` (``Game.clone``) whose seats play with ``agents``
     (default: the same agent objects). ``fast``: the copy is a ``FastGame``; ``log``: a fast
-    copy keeps (True) or drops (False) the event log (default: as the copy's agents need it)."""
-    new = game.clone(agents, kind=FastGame if fast else type(game))
+    copy keeps (True) or drops (False) the event log (default: as the copy's agents need it);
+    ``rng``: the copy's RNG (default: a copy of the game's)."""
+    new = game.clone(agents, kind=FastGame if fast else type(game), rng=rng)
     if isinstance(new, FastGame):
         if log is None and isinstance(game, FastGame):
             log = game.logging  # (a game not in fast mode: as the copy's agents need it)
@@ -142,10 +150,12 @@ def determinize(
     if unseen is None:
         unseen = unseen_cards(game, seat, known)
     sure, unknown = unseen
-    new = clone(game, fast=fast, log=None if not fast else log)
-    st = new.state
     pool = list(unknown)
     rng.shuffle(pool)
+    # The copy's own RNG (so the copy does not copy the game's, only to drop it).
+    new_rng = random.Random(rng.getrandbits(64))
+    new = clone(game, fast=fast, log=None if not fast else log, rng=new_rng)
+    st = new.state
     for other in st.players:
         if other.seat != seat:
             hand = list(sure[other.seat])
@@ -154,7 +164,6 @@ def determinize(
             other.hand = hand
             other.known = {}
     st.deck = pool  # what is left: as many cards as the real deck, in a new order
-    st.rng = random.Random(rng.getrandbits(64))
     new.seed = None  # a determinization is never recorded
     new.decisions = [
         {"round": r["round"], "selections": {}, "answers": []} for r in game.decisions[-1:]

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 from spoiler.agents import Fault, RandomAgent, bot_rng
 from spoiler.model.state import Status
 from spoiler.model.views import PlayerView, Question, Selection
+from spoiler.rules.game import Game, random_in
 from spoiler.search import Searcher, clone, play_out_round, set_agents
 from spoiler_game.bots.greedy import GreedyAgent
 
@@ -248,10 +249,10 @@ class ExpertAgent:
             self._pool = None
 
     def _select_rollout(
-        self, search: Searcher, candidate: Selection, world_seed: int, dealt=None
+        self, search: Searcher, candidate: Selection, world_seed: int, dealt: Deal | None = None
     ) -> float:
         """``dealt``: the deal of ``world_seed``, already made (played on a copy of it)."""
-        world = search.sample(random.Random(world_seed)) if dealt is None else clone(dealt)
+        world = search.sample(random.Random(world_seed)) if dealt is None else dealt.copy()
         return self._rollout(world, world_seed, Forced(candidate))
 
     def _answer_rollout(
@@ -263,10 +264,10 @@ class ExpertAgent:
         forced,
         option: str,
         world_seed: int,
-        dealt=None,
+        dealt: Deal | None = None,
     ) -> float | None:
         """``dealt``: the deal of ``world_seed`` (with ``held``), already made."""
-        world = search.sample(random.Random(world_seed), held) if dealt is None else clone(dealt)
+        world = search.sample(random.Random(world_seed), held) if dealt is None else dealt.copy()
         me = Forced(mine, question, option)
         value = self._rollout(world, world_seed, me, forced)
         return value if me.asked else None  # this deal never asked the question
@@ -310,17 +311,30 @@ def rollout_values(expert: ExpertAgent, search: Searcher, job: tuple, tasks: lis
         candidates = job[1]
         for i, seed in tasks:
             if seed != seed_dealt:
-                seed_dealt, dealt = seed, search.sample(random.Random(seed))
+                seed_dealt, dealt = seed, Deal(search.sample(random.Random(seed)))
             values.append(expert._select_rollout(search, candidates[i], seed, dealt))
         return values
     _, options, mine, question, held, forced = job
     for i, seed in tasks:
         if seed != seed_dealt:
-            seed_dealt, dealt = seed, search.sample(random.Random(seed), held)
+            seed_dealt, dealt = seed, Deal(search.sample(random.Random(seed), held))
         values.append(
             expert._answer_rollout(search, mine, question, held, forced, options[i], seed, dealt)
         )
     return values
+
+
+class Deal:
+    """A deal that several rollouts play, each on a copy of it (``copy()``). Its random
+    stream's state is taken once for all of them: taking it is the costly half of copying
+    a stream (``spoiler.rules.game.random_in``)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self._stream = game.state.rng.getstate()
+
+    def copy(self) -> Game:
+        return clone(self.game, rng=random_in(self._stream))
 
 
 def _narrow(choices, likely: dict, targets: tuple) -> tuple:
