@@ -23,7 +23,7 @@ from typing import Any
 from spoiler.model.cards import CardSet
 from spoiler.model.state import Seat
 from spoiler.model.verbs import Play
-from spoiler.model.views import PlayerView
+from spoiler.model.views import PlayerView, seen_events
 from spoiler.rules.game import Game
 from spoiler.rules.guard import DECIDING, Guard
 from spoiler.rules.legality import playable_cards
@@ -146,6 +146,8 @@ class LazyView:
 
     hand = _Later()
     players = _Later()
+    me = _Later()
+    events = _Later()
     deck_size = _Later()
     discard = _Later()
     ongoing = _Later()
@@ -194,9 +196,11 @@ class LazyView:
             parts["discard"], parts["ongoing"] = shared.table
         parts["deck_size"] = len(st.deck)
         parts["known"] = dict(player.known)
-        parts["_public_log"] = game._public_log
-        parts["_secrets"] = game._secrets[seat]
-        parts["_upto"] = len(game._public_log)
+        parts["me"] = parts["players"][seat]
+        log, secrets, upto = game._public_log, game._secrets[seat], len(game._public_log)
+        parts["_public_log"], parts["_secrets"], parts["_upto"] = log, secrets, upto
+        # (Parts, not PlayerView's properties: a bot reads both at every decision.)
+        parts["events"] = seen_events(log, secrets, upto) if upto else ()
 
     def legal_targets(self, card) -> tuple[tuple[int, ...], ...]:
         kinds = card.targets
@@ -206,7 +210,5 @@ class LazyView:
             return (self._legal[kinds[0]],)
         return PlayerView.legal_targets(self, card)  # type: ignore[arg-type]
 
-    me = PlayerView.me
-    events = PlayerView.events
     others = PlayerView.others
     name_of = PlayerView.name_of

@@ -84,10 +84,13 @@ class GreedyAgent:
         names = reading.names
         rng = self.rng
         best, best_score = None, None  # (best: card, targets, info; one Selection at the end)
+        random = rng.random
         for card in view.playable:
             name = _KNOWN.get(card)
             if name is None:
                 name = _known(card)
+            # (A second copy of a card scores as the first: worked out once for both.)
+            scorer = _score_again if names[name] > 1 else _SCORE.get(name, _unknown)
             slots = view.legal_targets(card)
             if len(slots) == 1:
                 choices: tuple[tuple[int, ...], ...] = _each_alone(slots[0])
@@ -97,16 +100,13 @@ class GreedyAgent:
                 choices = ((),)
             ask = card.ask
             for targets in choices:
-                if names[name] > 1:  # a second copy of a card scores as the first
-                    score, info = reading.score_again(name, targets)
-                else:
-                    score, info = _SCORE.get(name, _unknown)(reading, name, targets)
+                score, info = scorer(reading, name, targets)
                 if ask is None:
                     info = None  # whatever its name suggested, this card asks nothing
                 elif info is None:
                     options = ask.choices(view.card_names)
                     info = options[rng.randrange(len(options))]
-                score += rng.random() * 0.5  # break ties, differently each game
+                score += random() * 0.5  # break ties, differently each game
                 if best_score is None or score > best_score:
                     best, best_score = (card, targets, info), score
         assert best is not None  # an agent is asked to select only when it has a playable card
@@ -178,7 +178,7 @@ class _Reading:
             if known:  # (usually nothing: no hand to look at)
                 value += self._seen_threat(p.seat, tokens)
             threat[p.seat] = value
-        leader = max(threat.values(), default=0)
+        leader = max(threat.values()) if threat else 0  # (max's keyword is slow to parse)
         aims: dict[int, float] = {}
         self.aims = aims
         for rival, value in threat.items():  # (a loop: a comprehension is a call on 3.11)
@@ -260,15 +260,6 @@ class _Reading:
         return guess, min(1.0, hand * count / total)
 
     # -- scoring a selection ------------------------------------------------------------------
-    def score_again(self, name: str, targets) -> tuple[float, object]:
-        """(score, information to give) for playing a card of that name at ``targets``,
-        worked out once for all its copies in my hand."""
-        key = (name, targets)
-        scored = self._scored.get(key)
-        if scored is None:
-            scored = self._scored[key] = _SCORE.get(name, _unknown)(self, name, targets)
-        return scored
-
     def rest(self, other: str, name: str) -> int:
         """That many ``other`` left in hand once ``name`` leaves it."""
         return self.names.get(other, 0) - (other == name)
@@ -387,7 +378,16 @@ def _unknown(r: _Reading, name: str, targets) -> tuple[float, object]:
 
 def _aim_first(r: _Reading, targets) -> float:
     """The aim of the first target, 0 for a card with none."""
-    return r.aim(targets[0]) if targets else 0.0
+    return r.aims.get(targets[0], 0.0) if targets else 0.0  # (r.aim, one call less)
+
+
+def _score_again(r: _Reading, name: str, targets) -> tuple[float, object]:
+    """The score of a card whose name I hold twice or more: worked out once for all."""
+    key = (name, targets)
+    scored = r._scored.get(key)
+    if scored is None:
+        scored = r._scored[key] = _SCORE.get(name, _unknown)(r, name, targets)
+    return scored
 
 
 _SCORE = {
