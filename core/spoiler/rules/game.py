@@ -285,14 +285,20 @@ class Game(PlayEffects):
         plays = st.plays
         if not plays:
             return
-        if any(play.kept for play in plays):
+        kept = False
+        for play in plays:  # (loops, not comprehensions, on every round's path)
+            if play.kept:
+                kept = True
+        if kept:
             keeping = {(o.owner, o.card) for o in st.ongoing if o.keeps_card}
             for play in plays:
                 play.kept = play.kept and (play.player, play.card) in keeping
                 (st.in_play if play.kept else st.discard).append(play.card)
             cleared = [p.card for p in plays if not p.kept]
         else:
-            cleared = [p.card for p in plays]
+            cleared = []
+            for play in plays:
+                cleared.append(play.card)
             st.discard.extend(cleared)
         if self.logging:
             self._emit("cleared", None, None, {"cards": tuple([c.id for c in cleared])})
@@ -363,7 +369,9 @@ class Game(PlayEffects):
         # The state first (every part's copy points into it), then what each part holds.
         new.state = _copy_state(self.state, new, rng)
         self._copy_into(new)
-        new.seats = [Seat(s.name, a, s.kind) for s, a in zip(self.seats, agents, strict=True)]
+        new.seats = seats = []
+        for seat, agent in zip(self.seats, agents, strict=True):  # (a loop: every rollout's)
+            seats.append(Seat(seat.name, agent, seat.kind))
         return new
 
     def _copy_into(self, new: Guard) -> None:

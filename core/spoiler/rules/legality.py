@@ -54,7 +54,10 @@ class Legality(Questions):
     def _legal_table(self) -> tuple[Legal, ...]:
         players = self.state.players
         kinds = self._target_kinds
-        key = (kinds, tuple([p.status for p in players]))
+        statuses = []
+        for p in players:  # (a loop, not a comprehension: every round's path)
+            statuses.append(p.status)
+        key = (kinds, tuple(statuses))
         table = _LEGAL_TABLES.get(key)
         if table is None:
             table, failed = _work_out(kinds, public_players(self.state, self._rank))
@@ -104,11 +107,12 @@ class Legality(Questions):
         for every player who has not lost and holds a card, in priority order; an empty list
         for one who holds no card with a legal target (they cannot select)."""
         players = self.state.players
-        return [
-            (seat, playable_cards(player.hand, legal_table[seat]))
-            for seat in self.state.priority
-            if (player := players[seat]).status is not LOST and player.hand
-        ]
+        choosers = []
+        for seat in self.state.priority:  # (a loop, not a comprehension: every round's path)
+            player = players[seat]
+            if player.status is not LOST and player.hand:
+                choosers.append((seat, playable_cards(player.hand, legal_table[seat])))
+        return choosers
 
     def selecting(self) -> tuple[int, ...]:
         """The seats that must select a card now, in priority order (rulings 2 and 8)."""
@@ -174,22 +178,13 @@ def public_players(state: GameState, rank: Mapping[int, int]) -> tuple[PlayerInf
     rank = rank or {s: i for i, s in enumerate(state.priority)}
     # Built for every view: tuple.__new__ skips the NamedTuple's Python-level __new__.
     new = tuple.__new__
-    return tuple(
-        [
-            new(
-                PlayerInfo,
-                (
-                    p.seat,
-                    p.name,
-                    p.status,
-                    len(p.hand),
-                    rank[p.seat] + 1,
-                    MappingProxyType(dict(p.counters)) if p.counters else _NO_COUNTERS,
-                ),
-            )
-            for p in state.players
-        ]
-    )
+    public = []
+    for p in state.players:  # (a loop, not a comprehension: every round's path)
+        counters = MappingProxyType(dict(p.counters)) if p.counters else _NO_COUNTERS
+        public.append(
+            new(PlayerInfo, (p.seat, p.name, p.status, len(p.hand), rank[p.seat] + 1, counters))
+        )
+    return tuple(public)
 
 
 def _work_out(kinds: frozenset[Target], public: tuple[PlayerInfo, ...]) -> tuple:

@@ -35,7 +35,9 @@ class Log(Guard):
         new._only = self._only
         new.logging = self.logging
         new._public_log = EventLog(self._public_log)
-        new._secrets = [Secrets(s) for s in self._secrets]
+        new._secrets = []
+        for secrets in self._secrets:  # (a loop, not a comprehension: every rollout's)
+            new._secrets.append(Secrets(secrets))
 
     def _emit(
         self,

@@ -41,11 +41,18 @@ class Resolution(Hooks):
         new._order = list(self._order)
         new._rank = dict(self._rank)
         new._order_version = self._order_version
-        twin_of = {id(a): b for a, b in zip(self.state.ongoing, new.state.ongoing, strict=True)}
-        new._handlers = {
-            handler: [twin_of[id(e)] for e in effects if id(e) in twin_of]
-            for handler, effects in self._handlers.items()
-        }
+        # (Loops, not comprehensions: a clone is made for every rollout, and on Python 3.11
+        # each comprehension is a call of its own.)
+        twin_of = {}
+        for effect, twin in zip(self.state.ongoing, new.state.ongoing, strict=True):
+            twin_of[id(effect)] = twin
+        handlers: dict[str, list[Ongoing]] = {}
+        for handler, effects in self._handlers.items():
+            twins = handlers[handler] = []
+            for effect in effects:
+                if id(effect) in twin_of:
+                    twins.append(twin_of[id(effect)])
+        new._handlers = handlers
 
     def _reorder(self) -> None:
         order = self._order
@@ -67,7 +74,10 @@ class Resolution(Hooks):
     def _resolve_parts(self, part: str) -> None:
         """Resolve every "At Beginning/End of Round" part, cards and ongoing effects,
         in priority order (an older ongoing effect before a new card of the same player)."""
-        items = [(p.player, 1, p) for p in self.state.plays if getattr(p.card, part)]
+        items = []
+        for play in self.state.plays:  # (loops, not comprehensions, on every round's path)
+            if getattr(play.card, part):
+                items.append((play.player, 1, play))
         effects = self._handlers[part]
         if effects:
             items = [(o.owner, 0, o) for o in effects] + items
@@ -87,7 +97,10 @@ class Resolution(Hooks):
 
     def _resolve_plays(self) -> None:
         """Mid round: each play's main effect, in priority order."""
-        for _, _, play in self._in_priority([(p.player, 1, p) for p in self.state.plays]):
+        items = []
+        for play in self.state.plays:
+            items.append((play.player, 1, play))
+        for _, _, play in self._in_priority(items):
             self._resolve(play)
 
     def _resolve_end(self) -> None:

@@ -49,7 +49,9 @@ def clone(
         new._fast_setup(log)
     if not new.logging:
         new.state.log, new._public_log = [], EventLog()
-        new._secrets = [Secrets() for _ in new.seats]
+        new._secrets = []
+        for _ in new.seats:  # (a loop, not a comprehension: every rollout's)
+            new._secrets.append(Secrets())
     return new
 
 

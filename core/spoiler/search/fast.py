@@ -56,9 +56,13 @@ class FastGame(Game):
         new._builtin = self._builtin  # (and logging, copied by the log's part)
 
     def _fast_setup(self, log: bool | None) -> None:
-        agents = [seat.agent for seat in self.seats]
-        self.logging = any(getattr(a, "reads_events", True) for a in agents) if log is None else log
-        self._builtin = tuple(getattr(a, "builtin", False) for a in agents)
+        reads_events, builtin = False, []
+        for seat in self.seats:  # (a loop, not generator expressions: every rollout's)
+            if getattr(seat.agent, "reads_events", True):
+                reads_events = True
+            builtin.append(getattr(seat.agent, "builtin", False))
+        self.logging = reads_events if log is None else log
+        self._builtin = tuple(builtin)
 
     def _emit(self, *args, **kwargs):
         """(The verbs check ``logging`` first; this drops any event left.)"""
