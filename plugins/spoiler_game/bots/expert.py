@@ -40,7 +40,7 @@ from spoiler.agents import Fault, RandomAgent, bot_rng
 from spoiler.model.state import Status
 from spoiler.model.views import PlayerView, Question, Selection
 from spoiler.rules.game import Game, random_in
-from spoiler.search import Searcher, clone, play_out_round, set_agents
+from spoiler.search import Searcher, clone, play_out_round
 from spoiler_game.bots.greedy import GreedyAgent
 
 if TYPE_CHECKING:
@@ -252,8 +252,9 @@ class ExpertAgent:
         self, search: Searcher, candidate: Selection, world_seed: int, dealt: Deal | None = None
     ) -> float:
         """``dealt``: the deal of ``world_seed``, already made (played on a copy of it)."""
-        world = search.sample(random.Random(world_seed)) if dealt is None else dealt.copy()
-        return self._rollout(world, world_seed, Forced(candidate))
+        if dealt is None:
+            dealt = Deal(search.sample(random.Random(world_seed)))
+        return self._rollout(dealt, world_seed, Forced(candidate))
 
     def _answer_rollout(
         self,
@@ -267,15 +268,19 @@ class ExpertAgent:
         dealt: Deal | None = None,
     ) -> float | None:
         """``dealt``: the deal of ``world_seed`` (with ``held``), already made."""
-        world = search.sample(random.Random(world_seed), held) if dealt is None else dealt.copy()
+        if dealt is None:
+            dealt = Deal(search.sample(random.Random(world_seed), held))
         me = Forced(mine, question, option)
-        value = self._rollout(world, world_seed, me, forced)
+        value = self._rollout(dealt, world_seed, me, forced)
         return value if me.asked else None  # this deal never asked the question
 
-    def _rollout(self, world, world_seed: int, me: Forced, forced: dict | None = None) -> float:
-        """Play a determinization out; 1 if this seat won, its share if undecided, else 0."""
+    def _rollout(
+        self, dealt: Deal, world_seed: int, me: Forced, forced: dict | None = None
+    ) -> float:
+        """Play a copy of a determinization out; 1 if this seat won, its share if undecided,
+        else 0."""
         agents: list = []
-        for seat in range(len(world.seats)):
+        for seat in range(dealt.seats):
             policy = Policy(
                 world_seed, seat, self.explore if seat == self.seat else self.explore_others
             )
@@ -286,12 +291,13 @@ class ExpertAgent:
                 agents.append(Forced(forced[seat], policy=policy))
             else:
                 agents.append(policy)
-        set_agents(world, agents)
+        world = dealt.copy(agents)
         play_out_round(world)
-        start = world.round
-        while not world.over and world.round - start < self.horizon:
+        st = world.state
+        start = st.round
+        while st.result is None and st.round - start < self.horizon:
             world.play_round()
-        result = world.result
+        result = st.result
         if result is None or result.kind == "draw":
             alive = [p for p in world.state.players if p.status is not Status.LOST]
             mine = world.state.players[self.seat].status is not Status.LOST
@@ -331,10 +337,12 @@ class Deal:
 
     def __init__(self, game: Game):
         self.game = game
+        self.seats = len(game.seats)
         self._stream = game.state.rng.getstate()
 
-    def copy(self) -> Game:
-        return clone(self.game, rng=random_in(self._stream))
+    def copy(self, agents: list) -> Game:
+        """A copy whose seats play with ``agents``."""
+        return clone(self.game, agents, rng=random_in(self._stream))
 
 
 def _narrow(choices, likely: dict, targets: tuple) -> tuple:
