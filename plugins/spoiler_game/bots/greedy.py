@@ -185,31 +185,33 @@ class _Reading:
             aims[rival] = 0.5 + value / (1 + leader)
         self._threatened: bool | None = None
         self._likeliest: tuple[str | None, int, int] | None = None
+        self._worth: int | None = None
         #: (name, targets) -> (score, information), for a name held twice or more.
         self._scored: dict = {}
 
     def unseen(self) -> dict[str, int]:
-        """Cards not in my hand nor face up in the discard pile: what others may hold."""
+        """Cards not in my hand nor face up in the discard pile, by name: what others may
+        hold (a name with none left counts none or less)."""
         unseen = dict(self.copies)
         for name, count in self.names.items():
             unseen[name] = unseen.get(name, 0) - count
         for card in self.view.discard:
             name = card.name
             unseen[name] = unseen.get(name, 0) - 1
-        return {name: count for name, count in unseen.items() if count > 0}
+        return unseen
 
     def likeliest(self) -> tuple[str | None, int, int]:
         """The unseen name there are most of (the last in alphabetical order among equals),
         how many of it and how many unseen cards in all (only guesses need it: worked out
         when first asked, once a decision)."""
         if self._likeliest is None:
-            unseen = self.unseen()
-            if not unseen:
-                self._likeliest = None, 0, 0
-            else:
-                most = max(unseen.values())
-                name = max(name for name, count in unseen.items() if count == most)
-                self._likeliest = name, most, sum(unseen.values())
+            best, most, total = "", 0, 0
+            for name, count in self.unseen().items():  # (one pass: this is on a hot path)
+                if count > 0:
+                    total += count
+                    if count > most or (count == most and name > best):
+                        best, most = name, count
+            self._likeliest = (best, most, total) if total else (None, 0, 0)
         return self._likeliest
 
     # -- reading the table --------------------------------------------------------------------
@@ -260,6 +262,15 @@ class _Reading:
         return guess, min(1.0, hand * count / total)
 
     # -- scoring a selection ------------------------------------------------------------------
+    def worth(self) -> int:
+        """What my hand is worth keeping (``KEEP_VALUE``; worked out when first asked)."""
+        if self._worth is None:
+            worth = 0
+            for name, count in self.names.items():
+                worth += KEEP_VALUE.get(name, 3) * count
+            self._worth = worth
+        return self._worth
+
     def rest(self, other: str, name: str) -> int:
         """That many ``other`` left in hand once ``name`` leaves it."""
         return self.names.get(other, 0) - (other == name)
@@ -358,9 +369,7 @@ def _purge(r: _Reading, name: str, targets) -> tuple[float, object]:
 
 def _swap(r: _Reading, name: str, targets) -> tuple[float, object]:
     # What the rest of my hand is worth once this card leaves it.
-    mine = sum(KEEP_VALUE.get(n, 3) * count for n, count in r.names.items()) - KEEP_VALUE.get(
-        name, 3
-    )
+    mine = r.worth() - KEEP_VALUE.get(name, 3)
     return 8.0 + (10 if mine < 6 else 0), None
 
 
