@@ -86,8 +86,10 @@ class RuleCaller:
             for function, argnames, taken in direct:
                 if taken is not None:
                     kwargs["rule"] = Rule(kwargs["game"], taken)
-                try:
-                    args = [kwargs[name] for name in argnames]
+                args = []
+                try:  # (a loop, not a comprehension: a card's hooks run many times a round)
+                    for name in argnames:
+                        args.append(kwargs[name])
                 except KeyError as exc:
                     raise pluggy.HookCallError(
                         f"hook call must provide argument {exc.args[0]!r}"
