@@ -381,7 +381,7 @@ class Policy(GreedyAgent):
             if self.random is None:  # (its own stream, from its seed: the same whenever made)
                 self.random = RandomAgent(self.seed, self.seat)
             return self.random.select(view)
-        return super().select(view)
+        return GreedyAgent.select(self, view)  # (not super(): this runs every decision)
 
 
 class Forced:

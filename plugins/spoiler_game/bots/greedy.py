@@ -250,8 +250,8 @@ class _Reading:
 
     def guess_name(self, seat: int) -> tuple[str | None, float]:
         """The card most likely in that player's hand, and how sure I am (0 to 1)."""
-        seen = self.known_hand(seat)
-        if seen:  # (usually not: no hand to look at)
+        seen = self.known_hand(seat) if self.view.known else None  # (usually no hand seen)
+        if seen:
             known = [n for n in seen if n != "Accuse"]
             if known:
                 return Counter(known).most_common(1)[0][0], 0.8
