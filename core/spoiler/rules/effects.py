@@ -226,7 +226,9 @@ class Effects(Selecting):
                     f"{self.seats[seat].name}'s agent gave {MAX_ATTEMPTS} "
                     f"illegal answers; last: {error}"
                 )
-            self.decisions[-1]["answers"].append({"seat": seat, "prompt": prompt, "answer": answer})
+            if self.seed is not None:  # (a determinization is never recorded)
+                record = {"seat": seat, "prompt": prompt, "answer": answer}
+                self.decisions[-1]["answers"].append(record)
         asker = seat_of(cause)
         asker = seat if asker is None else asker
         if self.logging:

@@ -136,7 +136,9 @@ class Game(PlayEffects):
         self.cards_by_id = {c.id: c for c in self.cards}
         #: How players see counters and rule causes: the sets' labels, by id.
         self.labels = {k: v for s in self.sets for k, v in getattr(s, "labels", {}).items()}
-        #: Every decision, by round: what each seat selected and every answer given.
+        #: Every decision, by round: what each seat selected and every answer given. (A
+        #: determinization, a game with no seed, is never recorded nor replayed: it keeps
+        #: only the round it was dealt in, with no decision in it; spoiler.search.)
         self.decisions: list[dict] = []
         #: NEW, then RUNNING while it starts or plays a round (it cannot be played from
         #: inside then: ruling 15), IDLE between rounds. (One attribute, not two flags: a
@@ -266,7 +268,8 @@ class Game(PlayEffects):
         if self._order != st.priority:  # usually already set by the last shift
             self._order = list(st.priority)
             self._reorder()
-        self.decisions.append({"round": st.round, "selections": {}, "answers": []})
+        if self.seed is not None:  # (a determinization is never recorded: see decisions)
+            self.decisions.append({"round": st.round, "selections": {}, "answers": []})
         if self.logging:
             self._emit("round_started", None, None, {"order": tuple(st.priority)})
 

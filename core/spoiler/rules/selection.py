@@ -54,13 +54,15 @@ class Selecting(Projections):
                 continue
             plays.append(self._ask_agent(seat, public, legal_table[seat], table, tuple(playable)))
         # Everyone has chosen: only now do the selected cards leave the hands.
-        record = self.decisions[-1]["selections"]
+        # (A determinization is never recorded: Game.decisions.)
+        record = self.decisions[-1]["selections"] if self.seed is not None else None
         players = st.players
         logging = self.logging
         for play in plays:
             seat, card_id, targets, info = play.player, play.card.id, play.targets, play.info
             players[seat].hand.remove(play.card)
-            record[seat] = {"card": card_id, "targets": list(targets), "info": info}
+            if record is not None:
+                record[seat] = {"card": card_id, "targets": list(targets), "info": info}
             if logging:  # (a fast game that keeps no log builds no event: see Log.logging)
                 # The event gets its own copy: the player's view must not reach the record.
                 self._emit(

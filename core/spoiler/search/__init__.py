@@ -58,7 +58,13 @@ def clone(
 def play_out_round(game: Game) -> None:
     """Play the rest of a round from a copy taken while players were selecting (a copy
     taken between rounds plays whole rounds with ``game.play_round()``)."""
-    if game.decisions and not game.decisions[-1]["selections"] and not game.state.plays:
+    decisions = game.decisions  # (a determinization keeps only the round it was dealt in)
+    if (
+        decisions
+        and decisions[-1]["round"] == game.state.round
+        and not decisions[-1]["selections"]
+        and not game.state.plays
+    ):
         game._play_out_round()
     else:
         game.play_round()
