@@ -110,7 +110,10 @@ class GreedyAgent:
                 if best_score is None or score > best_score:
                     best, best_score = (card, targets, info), score
         assert best is not None  # an agent is asked to select only when it has a playable card
-        return Selection(*best)
+        try:
+            return _selection(*best)
+        except TypeError:  # information that cannot be a key (a set's own kind of answer)
+            return Selection(*best)
 
     def _distinct(self, slots) -> tuple[int, ...]:
         for _ in range(20):
@@ -434,6 +437,14 @@ def _known(card) -> str:
 
 #: No seats: no one hexed (a set shared by every reading that has no events).
 _NO_SEATS: frozenset[int] = frozenset()
+
+
+@functools.cache
+def _selection(card, targets: tuple[int, ...], info) -> Selection:
+    """A selection, made once for each card, targets and information it is met with: it is
+    immutable (a frozen dataclass, which costs more to make than to look up), and the
+    expert's rollouts make the same few again and again."""
+    return Selection(card, targets, info)
 
 
 @functools.cache
