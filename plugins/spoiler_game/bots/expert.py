@@ -21,10 +21,10 @@ every installed set. Its randomness comes from its own seeded stream, and a seed
 counts its budget in rollouts (``ROLLOUTS_PER_MS`` per millisecond of ``--think``), so a
 game with experts replays exactly from its seed. With ``jobs`` (``--bot-option jobs=N``)
 its rollouts are shared among N processes (``spoiler_game.bots.parallel``); each depends only on
-its candidate and its deal, so it plays the same game, sooner. Its rollouts are 1.5-1.7x
-as fast as when issue 24 was filed, with the same choices; on one core of a loaded 2-core
-machine the default 200 ms (250 rollouts) took a median of 199 ms a decision with the base
-set and 368 ms with every shipped set, whose games are longer (``benchmarks/rollouts.py``;
+its candidate and its deal, so it plays the same game, sooner. Its rollouts are about twice
+as fast as when issue 24 was filed (2.0-2.1x, pure Python), with the same choices; on one
+core of a quiet 2-core machine the default 200 ms (250 rollouts) took a median of 84 ms a
+decision with the base set and 99 ms with every shipped set (``benchmarks/rollouts.py``;
 docs/architecture.md has the figures).
 """
 
