@@ -205,6 +205,9 @@ class Terminal:
         self.console = Console(
             file=cast(IO[str], _ChannelFile(self)),
             width=max(20, min(width or 80, 500)),
+            # The player's terminal's size, whole: without a height rich would ask the host's
+            # own terminal for one, at every measure (6 µs a time, some 37 times a decision).
+            height=self.height,
             force_terminal=self.pty,
             color_system=colour_system(term_type, env or {}),
             highlight=False,
@@ -306,7 +309,7 @@ class Terminal:
     def resize(self, width: int, height: int | None = None) -> None:
         self.console.width = max(20, min(width or 80, 500))
         if height is not None:
-            self.height = _rows(height)
+            self.height = self.console.height = _rows(height)
         if self.on_resize is not None:
             self.on_resize()
 
