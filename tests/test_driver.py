@@ -6,7 +6,9 @@ game that way and its record replays with --verify)")."""
 
 from __future__ import annotations
 
+import gc
 import threading
+import weakref
 
 import pytest
 from typer.testing import CliRunner
@@ -145,3 +147,22 @@ def test_each_pending_view_is_the_view_the_game_gives_that_seat_then(registry):
                     driver.answer(pending, agent.select(pending.view))
                 else:
                     driver.answer(pending, agent.answer(pending.view, pending.question))
+
+
+def test_a_finished_game_gets_its_agents_back_and_is_freed_without_the_collector(registry):
+    """The driven seats' stand-ins point at the driver, which holds the game: once the game
+    is over its seats hold their own agents again, so that a finished game and its driver
+    are freed as soon as nothing holds them, not at the garbage collector's next full pass
+    (a learning loop plays thousands of games)."""
+    game = new_game(registry, 3)
+    own = [seat.agent for seat in game.seats]
+    driver = Driver(game, {0, 1})
+    drive(driver, {seat: RandomAgent(3, seat) for seat in (0, 1)})
+    assert [seat.agent for seat in game.seats] == own
+    freed = weakref.ref(game)
+    gc.disable()
+    try:
+        del game, driver
+        assert freed() is None
+    finally:
+        gc.enable()

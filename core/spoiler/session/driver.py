@@ -76,6 +76,8 @@ class Driver:
         self._early: dict[int, Pending] = {}  # answered before the game asked for them
         self._waiting: Pending | None = None  # what the game is stopped on
         self._selection_round = -1  # the round whose selections were last put out at once
+        #: The driven seats' own agents, given back when the game ends (``_play``).
+        self._agents = {seat: game.seats[seat].agent for seat in self.driven}
         for seat in self.driven:
             game.seats[seat].agent = _Driven(self, seat)
         self._game = greenlet(self._play)
@@ -109,10 +111,16 @@ class Driver:
     # -- the game's side ---------------------------------------------------------------------
     def _play(self) -> None:
         game = self.game
-        while not game.over:
-            game.play_round()
-            if self.after_round is not None:
-                self.after_round(game)
+        try:
+            while not game.over:
+                game.play_round()
+                if self.after_round is not None:
+                    self.after_round(game)
+        finally:
+            # The seats get their own agents back: the stand-ins point at the driver, which
+            # holds the game, so a game left with them is freed only by the garbage collector.
+            for seat, agent in self._agents.items():
+                game.seats[seat].agent = agent
 
     def _advance(self) -> None:
         """Run the game until it waits on a decision not answered yet, or ends. What the
