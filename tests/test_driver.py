@@ -166,3 +166,19 @@ def test_a_finished_game_gets_its_agents_back_and_is_freed_without_the_collector
         assert freed() is None
     finally:
         gc.enable()
+
+
+def test_the_selection_views_are_the_views_the_game_gives_each_seat_that_selects(registry):
+    """``Game.selection_views``: a view for each seat asked for that must select now (as
+    ``selecting()`` says), the very view the game gives that seat then."""
+    for seed in range(3):
+        game = new_game(registry, seed, humans=0, bots=4)
+        while not game.over:
+            views = game.selection_views({0, 2, 3})
+            assert list(views) == [s for s in game.selecting() if s in {0, 2, 3}]
+            for seat, view in views.items():
+                fresh = game.view(seat)
+                assert view_to_wire(view) == view_to_wire(fresh)
+                assert view.playable == fresh.playable
+                assert legal_selections(view) == legal_selections(fresh)
+            game.play_round()

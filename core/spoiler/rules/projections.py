@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from spoiler.model.state import Seat
 from spoiler.model.views import PlayerInfo, PlayerView, TableView
 from spoiler.rules.legality import Legal, Legality, playable_cards, public_players
@@ -63,6 +65,25 @@ class Projections(Legality):
             len(self._public_log),
             legal,
         )
+
+    def selection_views(
+        self,
+        seats: Collection[int],
+        public: tuple[PlayerInfo, ...] | None = None,
+        table: tuple | None = None,
+    ) -> dict[int, PlayerView]:
+        """The view of each of ``seats`` that must select now (``selecting()``), as the
+        round asks it, by seat: who selects, their legal targets and the cards they may play
+        are worked out once for all of them (``public`` and ``table``: the parts every seat
+        shares, when the caller has them already)."""
+        legal = self._legal_table()
+        public = public or self._public_players()
+        table = table or self._table()
+        return {
+            seat: self.view(seat, None, public, legal[seat], table, tuple(playable))
+            for seat, playable in self._choosers(legal)
+            if playable and seat in seats
+        }
 
     def table(self, *, hands: bool = False) -> TableView:
         """The table as everyone sees it (``hands``: with every hand, for a game that no

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from greenlet import getcurrent, greenlet
 
 from spoiler.model.views import PlayerView, Question, Selection
 
 _NOTHING = object()
+_BY_SEAT = attrgetter("seat")
 
 
 @dataclass(eq=False)
@@ -90,16 +92,16 @@ class Driver:
 
     def pending(self) -> list[Pending]:
         """Every decision waiting now, in seat order (empty once the game is over)."""
-        return [self._pending[seat] for seat in sorted(self._pending)]
+        return sorted(self._pending.values(), key=_BY_SEAT)
 
     def answer(self, pending: Pending, value) -> None:
         """Give a pending decision its answer: a ``Selection`` for a selection, one of the
         question's options for a question. An answer the rules refuse comes back as a new
         pending decision for that seat, its view saying why. The game goes on as far as it
         can before this returns."""
-        if self._pending.get(pending.seat) is not pending or pending.answered:
+        if self._pending.get(pending.seat) is not pending or pending._answer is not _NOTHING:
             raise DriverError(f"seat {pending.seat} has no such decision pending")
-        if pending.kind == "select" and not isinstance(value, Selection):
+        if pending.question is None and not isinstance(value, Selection):
             raise DriverError(f"a selection is a Selection, not {value!r}")
         pending._answer = value
         del self._pending[pending.seat]
@@ -138,7 +140,7 @@ class Driver:
         pending = self._early.pop(seat, None) or self._pending.get(seat)
         if pending is None or question is not None or view.error is not None:
             pending = self._pending[seat] = Pending(seat, view, question)
-        while not pending.answered:
+        while pending._answer is _NOTHING:
             self._waiting = pending
             self._caller.switch()
         return pending._answer
@@ -148,13 +150,11 @@ class Driver:
         Nothing changes while players choose, so the others' views share the public parts
         of the asking seat's (the rows, the discard pile, the ongoing effects), as the
         engine's own views of this moment do."""
-        game = self.game
-        public, table = view.players, (view.discard, view.ongoing)
-        for seat in game.selecting():
-            if seat in self.driven:
-                self._pending[seat] = Pending(
-                    seat, view if seat == asking else game.view(seat, None, public, None, table)
-                )
+        others = self.driven - {asking}
+        table = (view.discard, view.ongoing)
+        self._pending[asking] = Pending(asking, view)
+        for seat, seen in self.game.selection_views(others, view.players, table).items():
+            self._pending[seat] = Pending(seat, seen)
 
 
 class _Driven:
