@@ -142,6 +142,20 @@ def test_an_illegal_action_is_refused_naming_it():
     game.step(np.flatnonzero(observation["action_mask"])[0])
 
 
+def test_writing_to_the_action_mask_changes_nothing_legal():
+    """The mask is the learner's own array: what it writes there (masking actions out as it
+    chooses) neither allows an illegal action nor forbids a legal one."""
+    game = env(players=4)
+    game.reset(seed=3)
+    observation, *_ = game.last()
+    mask = observation["action_mask"]
+    legal, forbidden = np.flatnonzero(mask)[0], np.flatnonzero(mask == 0)[0]
+    mask[legal], mask[forbidden] = 0, 1
+    with pytest.raises(ValueError, match=rf"action {forbidden} \(.*\) is not legal"):
+        game.step(forbidden)
+    game.step(legal)
+
+
 def test_a_whole_game_against_greedy_bots():
     game = env(players=4, opponents="greedy")
     assert game.possible_agents == ["player_0"]

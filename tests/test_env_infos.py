@@ -94,7 +94,7 @@ def test_the_legal_actions_are_those_of_the_legal_selections_in_their_order():
                 assert actions == list(enc.selection_actions(pending.seat, legal))
                 for action, entry in zip(actions, legal, strict=True):
                     selection = enc.selection(pending.seat, action)
-                    assert (selection.card, list(selection.targets), selection.info) == (
+                    assert (selection.card.id, list(selection.targets), selection.info) == (
                         entry["card"],
                         entry["targets"],
                         entry["info"],

@@ -103,8 +103,8 @@ EVENT_KINDS = (
 )
 LOST, IN_PLAY = Status.LOST, Status.IN_PLAY
 _EVENT_COLUMN = {kind: column for column, kind in enumerate(EVENT_KINDS)}
-#: An event's five columns (``Observer._columns``), as the window keeps them.
-_EVENT = struct.Struct("5q")
+#: What an action may be as it is: a number (numpy's too, as a mask's indices are).
+_INTEGERS = (int, np.integer)
 #: The round and the deck's size, as the observation holds them; a float32.
 _ROUNDS, _FLOAT = struct.Struct("2f"), struct.Struct("f")
 #: How many of the latest events (as the seat saw them) an observation holds.
@@ -122,6 +122,11 @@ COUNTER_BOUND = 100.0
 def _zeros(size: int) -> array:
     """``size`` float32 zeros, as an array("f")."""
     return array("f", bytes(4 * size))
+
+
+def _one_hot(size: int) -> list[bytes]:
+    """For each position, ``size`` float32 columns as bytes: 1 there, 0 elsewhere."""
+    return [array("f", [float(i == hot) for i in range(size)]).tobytes() for hot in range(size)]
 
 
 def _clip(value: float) -> float:
@@ -190,6 +195,8 @@ class Encoding:
         self.selection_index = {key: a for a, key in enumerate(self.selections)}
         #: Each card's actions by (card id, its legal targets, the seat): see legal_actions.
         self._card_actions: dict[tuple, tuple[int, ...]] = {}
+        #: Each selection made so far (``selection``), by seat and action.
+        self._selection_made: dict[int, Selection] = {}
         #: For each seat, every seat counted from it.
         self.turns = [
             tuple([(seat - me) % n_seats for seat in range(n_seats)]) for me in range(n_seats)
@@ -253,8 +260,11 @@ class Encoding:
         them: one card's actions are worked out once for its legal targets and the seat."""
         actions: list[int] = []
         known, me = self._card_actions, view.seat
+        seats_for: dict[tuple, tuple] = {}  # the legal seats of each kind of targets, here
         for card in dict.fromkeys(view.playable):
-            slots = view.legal_targets(card)
+            slots = seats_for.get(card.targets)
+            if slots is None:
+                slots = seats_for[card.targets] = view.legal_targets(card)
             key = (card.id, slots, me)
             card_actions = known.get(key)
             if card_actions is None:
@@ -273,9 +283,18 @@ class Encoding:
         return tuple(actions)
 
     def selection(self, me: int, action: int) -> Selection:
-        """The selection a selection action stands for, for the seat ``me``."""
-        card, targets, info = self.selections[action]
-        return Selection(card, tuple([(me + t) % self.players for t in targets]), info)
+        """The selection a selection action stands for, for the seat ``me``: the game's
+        card itself (the engine finds it in the hand without a search), made once."""
+        key = me * self.actions + action
+        selection = self._selection_made.get(key)
+        if selection is None:
+            card, targets, info = self.selections[action]
+            selection = self._selection_made[key] = Selection(
+                self.cards[self.card_index[card]],
+                tuple([(me + t) % self.players for t in targets]),
+                info,
+            )
+        return selection
 
     def answer_actions(self, me: int, question: Question) -> dict[int, str]:
         """The actions that answer this question, each with its option: an option that is a
@@ -311,45 +330,47 @@ class Observer:
     """Turns a seat's view into its observation vector and its wire form. It reads the view
     alone (``PlayerView``'s public fields), so it can encode no more than the seat may see.
 
-    The log only grows, and what everyone saw of an event is the same in every seat's view,
-    so each event's public columns are worked out once, by position, for every seat; a
-    seat's window is the latest of them with its own secrets (``secrets_since``) put in.
-    The public table is kept in parts (the discard pile, each seat's row), each worked out
-    again only when it changed."""
+    The vector is made of bytes, part after part. The log only grows, and what everyone saw
+    of an event is the same in every seat's view, so each event's kind (``_kinds``) is worked
+    out once, by position, for every seat; events of a kind keep coming back, so each kind's
+    slot in the window is made once for each seat, and a seat's window is the slots of the
+    latest kinds with its own secrets (``secrets_since``) put in. The public table is kept in
+    parts (the discard pile, each seat's row), each worked out again only when it changed."""
 
     def __init__(self, encoding: Encoding):
         self.encoding = encoding
         enc, n = encoding, encoding.players
-        # An event's columns within its slot (``_columns``), looked up rather than worked out.
-        self._seat_column: dict[int | None, int] = {s: enc.e_seat + s for s in range(n)}
-        self._seat_column[None] = enc.e_seat + n
-        self._cause_column = {card.id: enc.e_cause + i for i, card in enumerate(enc.cards)}
-        self._card_column = {card.id: enc.e_card + i for i, card in enumerate(enc.cards)}
-        #: Where each of the window's events starts, five times over (an event has five
-        #: columns), for windows of every length: the latest event last.
-        self._starts = [
-            enc.o_events
-            + np.repeat(np.arange(EVENT_WINDOW - length, EVENT_WINDOW) * enc.event_size, 5)
-            for length in range(EVENT_WINDOW + 1)
+        # An event's slot is five one-hot blocks: its kind, its seat, the card that caused
+        # it, the card it names, its target; the seat blocks as each seat counts seats, from
+        # itself (the last column: no seat).
+        seats = _one_hot(n + 1)
+        self._kind_block = _one_hot(len(EVENT_KINDS) + 1)
+        self._card_block = _one_hot(len(enc.cards) + 1)  # (the last: no card of the game)
+        self._seat_blocks = [
+            [seats[(s - me) % n] for s in range(n)] + [seats[n]] for me in range(n)
         ]
-        #: For each seat, each column of an event's slot as that seat counts it: an event's
-        #: seat and target are kept as seats (``_columns``), each seat counts them from itself.
-        self._frames = []
-        for me in range(n):
-            frame = np.arange(enc.event_size, dtype=np.int64)
-            for seat in range(n):
-                frame[enc.e_seat + seat] = enc.e_seat + (seat - me) % n
-                frame[enc.e_target + seat] = enc.e_target + (seat - me) % n
-            self._frames.append(frame)
+        #: Each kind of event met so far (``_kinds``): its number, by its facts.
+        self._events: dict[tuple, int] = {}
+        #: For each seat, the slot of each kind of event as that seat sees it (float32 bytes),
+        #: by its number.
+        self._slots: list[list[bytes]] = [[] for _ in range(n)]
+        #: The window's empty slots before its first event, for windows of every length.
+        self._blanks = [
+            bytes(4 * enc.event_size * (EVENT_WINDOW - k)) for k in range(EVENT_WINDOW + 1)
+        ]
+        #: The decision's columns and the asking card's: selecting, or answering a card's
+        #: question (by the card's position; the last: a card of no set).
+        self._selecting = array("f", [1.0] + [0.0] * (enc.o_round - 1)).tobytes()
+        self._answering = [b"".join([_one_hot(2)[1], hot]) for hot in _one_hot(len(enc.cards) + 1)]
+        self._no_hand = bytes(4 * len(enc.cards))
+        self._no_effects = bytes(4 * enc.effects * (n + 1))
         self._counter_slots: dict[str, int] = {}
-        #: One-hot columns as bytes, by size and position; the zeros that end a row.
-        self._one_hot = {
-            size: [
-                array("f", [float(i == hot) for i in range(size)]).tobytes() for hot in range(size)
-            ]
-            for size in (3, n)
-        }
+        #: A row's one-hot columns as bytes (status; priority), and the zeros that end it.
+        self._status_columns, self._priority_columns = _one_hot(3), _one_hot(n)
         self._row_tail = bytes(4 * (len(enc.cards) + 1))
+        self._no_counters = bytes(4 * COUNTER_SLOTS)
+        #: A seat's row, by its status, hand size, priority and counters' columns (``_row``).
+        self._row_made: dict[tuple[int, int, int, bytes], bytes] = {}
         self.forget()
 
     def forget(self) -> None:
@@ -357,72 +378,76 @@ class Observer:
         # New ones, not emptied: a view of the last game may still be made (``later``).
         self._wire: dict[int, list[dict[str, Any]]] = {}
         self._public_wire: dict[int, dict[str, Any]] = {}
-        #: The public columns of the log's events, five by five, by position.
-        self._public = bytearray()
-        self._filled = 0  # events, so far
-        #: The columns of events with a secret, by position (the same for every seat told it).
-        self._secret_columns: dict[int, bytes] = {}
+        #: The kind of each of the log's events (``_kinds``) as everyone saw it, by position.
+        self._public: list[int] = []
+        #: The kinds of events with a secret, by position (the same for every seat told it).
+        self._secret_kinds: dict[int, int] = {}
         #: The public table (``_update_table``): the moment it was worked out for, the
         #: discard pile counted, each seat's public row encoded, the ongoing effects.
         enc = self.encoding
         self._table_key: tuple | None = None
+        self._rounds_of: tuple | None = None
         self._discard: tuple = ()
         self._discard_columns = _zeros(len(enc.cards))
         self._discard_bytes = self._discard_columns.tobytes()
-        #: Each seat's PlayerInfo and its row as encoded; its counters and their columns.
-        self._rows: list[tuple[Any, bytes]] = [(None, b"")] * enc.players
+        #: Each seat's counters and their columns.
         self._counters: list[tuple[Any, bytes]] = [({}, bytes(4 * COUNTER_SLOTS))] * enc.players
         self._rows_twice = bytes(8 * enc.players * enc.row)  # by absolute seat, twice over
         self._ongoing: tuple = ()
 
-    def _columns(self, events: list) -> bytes:
-        """The events' columns within their slots (``_EVENT``, one after the other): each
-        one's kind, its seat, the card that caused it, the card it names, its target; its
-        seat and target as seats, not counted from any seat yet (``_frames`` does that)."""
-        enc = self.encoding
-        n, no_kind, no_card = enc.players, len(EVENT_KINDS), len(enc.cards)
-        e_seat, e_target = enc.e_seat, enc.e_target
-        no_cause, no_card_named = enc.e_cause + no_card, enc.e_card + no_card
-        kinds, seats = _EVENT_COLUMN, self._seat_column
-        causes, cards = self._cause_column, self._card_column
-        pack = _EVENT.pack
+    def _kinds(self, events: list) -> list[int]:
+        """The number of each event's kind (``_events``): events of one kind have the same
+        slot in the window. Its kind is its kind, its seat, the card that caused it, the card
+        it names and its target (a card as its id, a target as a seat: else none)."""
+        known, new = self._events, self._new_kind
         out = []
         for event in events:
             get = event.get  # its secret too, when this seat may see it
             card, targets = get("card"), get("targets")
             target = targets[0] if targets else get("to")
-            seat = event.seat
-            seat_column = seats.get(seat)
-            if seat_column is None:  # (a seat beyond the table: counted round it)
-                seat_column = e_seat + seat % n
-            out.append(
-                pack(
-                    kinds.get(event.kind, no_kind),
-                    seat_column,
-                    causes.get(event.cause, no_cause),
-                    cards.get(card, no_card_named) if isinstance(card, str) else no_card_named,
-                    e_target + (target % n if isinstance(target, int) else n),
-                )
+            facts = (
+                event.kind,
+                event.seat,
+                event.cause,
+                card if isinstance(card, str) else None,
+                target if isinstance(target, int) else None,
             )
-        return b"".join(out)
+            number = known.get(facts)
+            out.append(new(facts) if number is None else number)
+        return out
 
-    def _window(self, view: PlayerView) -> bytearray:
-        """The columns of the latest events this seat saw (``_columns``), as int64s."""
-        total = view.event_count
-        if total > self._filled:
-            self._public += self._columns(view.public_events_since(self._filled))
-            self._filled = total
-        low = max(0, total - EVENT_WINDOW)
-        size = _EVENT.size
-        window = self._public[size * low : size * total]
+    def _new_kind(self, facts: tuple) -> int:
+        """A kind of event not met before: its number; its slot as each seat sees it."""
+        kind, seat, cause, card, target = facts
+        enc = self.encoding
+        n, card_index, no_card = enc.players, enc.card_index, len(enc.cards)
+        kind_block = self._kind_block[_EVENT_COLUMN.get(kind, len(EVENT_KINDS))]
+        seat = n if seat is None else seat % n  # (a seat beyond the table: counted round it)
+        target = n if target is None else target % n
+        cards = (
+            self._card_block[card_index.get(cause, no_card)]
+            + self._card_block[no_card if card is None else card_index.get(card, no_card)]
+        )
+        for me, seats in enumerate(self._seat_blocks):
+            self._slots[me].append(b"".join([kind_block, seats[seat], cards, seats[target]]))
+        number = self._events[facts] = len(self._events)
+        return number
+
+    def _window(self, view: PlayerView) -> list[int]:
+        """The kinds of the latest events this seat saw (``_kinds``), the latest last."""
+        total, public = view.event_count, self._public
+        if total > len(public):
+            public += self._kinds(view.public_events_since(len(public)))
+        low = total - EVENT_WINDOW if total > EVENT_WINDOW else 0
+        window = public[low:total]
         secrets = view.secrets_since(low)
         if secrets:
-            known = self._secret_columns
+            known = self._secret_kinds
             for index, event in secrets:
-                secret = known.get(index)
-                if secret is None:
-                    secret = known[index] = self._columns([event])
-                window[size * (index - low) : size * (index - low + 1)] = secret
+                number = known.get(index)
+                if number is None:
+                    number = known[index] = self._kinds([event])[0]
+                window[index - low] = number
         return window
 
     def wire(self, view: PlayerView) -> dict[str, Any]:
@@ -432,73 +457,62 @@ class Observer:
     def later(self, view: PlayerView) -> Callable[[], dict[str, Any]]:
         """What makes ``wire(view)`` when called, however late: after later views of this
         seat, or once the next game began."""
-        wire, public = self._wire.setdefault(view.seat, []), self._public_wire  # this game's
-
-        def make() -> dict[str, Any]:
-            total = view.event_count
-            for index, event in enumerate(view.events_since(len(wire)), len(wire)):
-                if not event.secret_to:  # the public event: the same for every seat
-                    known = public.get(index)
-                    if known is None:
-                        known = public[index] = event.as_dict()
-                    wire.append(known)
-                else:
-                    wire.append(event.as_dict())
-            out = view_to_wire(replace(view, _upto=0))  # all but the events, which are known
-            out["events"] = wire[:total]
-            return out
-
-        return make
+        wire = self._wire.get(view.seat)
+        if wire is None:
+            wire = self._wire[view.seat] = []
+        return partial(_wire_of, view, wire, self._public_wire)  # this game's
 
     def observe(self, view: PlayerView, question: Question | None = None) -> np.ndarray:
         """The observation vector of this view (``question``: the one being asked, if any)."""
         enc = self.encoding
         n, me = enc.players, view.seat
         card_index = enc.card_index
-        # Filled as bytes through a float32 memoryview (a single item costs a tenth of a
-        # numpy array's to write), then handed out as a numpy array over the same memory.
-        buf = bytearray(4 * enc.size)
-
-        # What every seat sees alike (as bytes), worked out again only where it changed; the
-        # rows and the owners of effects are each kept twice over, so that the seats counted
-        # from any seat are one slice.
+        # Made of bytes, part after part: what every seat sees alike (the round, the discard
+        # pile, the seats' rows, the ongoing effects) worked out again only where it changed,
+        # the rows and the owners of effects each kept twice over, so that the seats counted
+        # from any seat are one slice; then the latest events, each slot made once.
         self._update_table(view)
-        buf[4 * enc.o_round : 4 * enc.o_round + 8] = self._rounds
-        discard = 4 * enc.o_discard
-        buf[discard : discard + 4 * len(enc.cards)] = self._discard_bytes
-        rows, line = 4 * enc.o_rows, 4 * enc.row
-        buf[rows : rows + n * line] = self._rows_twice[me * line : (me + n) * line]
-        if self._ongoing:
-            ongoing, effects = 4 * enc.o_ongoing, 4 * enc.effects
-            buf[ongoing : ongoing + n * effects] = self._owned_twice[
-                me * effects : (me + n) * effects
-            ]
-            buf[ongoing + n * effects : ongoing + (n + 1) * effects] = self._unowned
-
-        # What is this seat's own.
-        obs = memoryview(buf).cast("f")
         if question is None:
-            obs[enc.o_decision] = 1.0
+            head = self._selecting
         else:
-            obs[enc.o_decision + 1] = 1.0
-            obs[enc.o_asker + card_index.get(question.cause or "", len(enc.cards))] = 1.0
+            head = self._answering[card_index.get(question.cause or "", len(enc.cards))]
+        line = 4 * enc.row
+        parts = [
+            head,
+            self._rounds,
+            self._no_hand,
+            self._discard_bytes,
+            self._rows_twice[me * line : (me + n) * line],
+        ]
+        if self._ongoing:
+            effects = 4 * enc.effects
+            parts += [self._owned_twice[me * effects : (me + n) * effects], self._unowned]
+        else:
+            parts.append(self._no_effects)
+        window = self._window(view)
+        parts.append(self._blanks[len(window)])
+        slots = self._slots[me]
+        for number in window:
+            parts.append(slots[number])
+        buf = bytearray().join(parts)
+
+        # What is this seat's own, written through a float32 memoryview (a single item costs
+        # a tenth of a numpy array's to write).
+        obs = memoryview(buf).cast("f")
+        hand = enc.o_hand
         for card in view.hand:
-            obs[enc.o_hand + card_index[card.id]] += 1
-        if view.known:
-            known = 4 + n + COUNTER_SLOTS
-            for seat, (round_seen, cards) in view.known.items():
-                base = enc.o_rows + ((seat - me) % n) * enc.row + known
+            obs[hand + card_index[card.id]] += 1
+        known = view.known
+        if known:
+            row, shown = enc.row, enc.o_rows + 4 + n + COUNTER_SLOTS
+            for seat, (round_seen, cards) in known.items():
+                base = shown + (seat - me) % n * row
                 for card in cards:
                     obs[base + card_index[card.id]] += 1
-                obs[base + len(enc.cards)] = 1.0 / (1 + max(0, view.round - round_seen))
+                rounds = view.round - round_seen
+                obs[base + len(enc.cards)] = 1.0 / (1 + rounds) if rounds > 0 else 1.0
         obs.release()
-
-        out = np.frombuffer(buf, np.float32)
-        window = self._window(view)
-        if window:
-            columns = np.frombuffer(window, np.int64)
-            out[self._starts[len(columns) // 5] + self._frames[me][columns]] = 1.0
-        return out
+        return np.frombuffer(buf, np.float32)
 
     def _update_table(self, view: PlayerView) -> None:
         """The public part of the observation at this view's moment: each part that changed
@@ -520,37 +534,49 @@ class Observer:
                 columns[card_index[card.id]] += 1
             self._discard = discard
             self._discard_bytes = columns.tobytes()
-        self._rounds = _ROUNDS.pack(
-            min(view.round / enc.max_rounds, 1.0), min(view.deck_size / enc.deck_size, 1.0)
-        )
-        rows, changed = self._rows, False
-        for p in view.players:
-            if rows[p.seat][0] != p:
-                rows[p.seat] = (p, self._row(p))
-                changed = True
-        if changed:
-            self._rows_twice = b"".join([line for _p, line in rows]) * 2
+        rounds = (view.round, view.deck_size)
+        if rounds != self._rounds_of:
+            self._rounds_of = rounds
+            self._rounds = _ROUNDS.pack(
+                min(view.round / enc.max_rounds, 1.0), min(view.deck_size / enc.deck_size, 1.0)
+            )
+        # Each seat's row, made once for each status, hand size, priority and counters.
+        made, kept, rows = self._row_made, self._counters, []
+        for seat, _name, status, hand_size, priority, counters in view.players:
+            tokens = self._no_counters
+            if counters:
+                known = kept[seat]
+                if known[0] != counters:  # (counters change seldom: kept encoded)
+                    known = kept[seat] = (counters, self._counter_columns(counters))
+                tokens = known[1]
+            facts = (
+                0 if status is LOST else 1 if status is IN_PLAY else 2,
+                hand_size,
+                priority,
+                tokens,
+            )
+            row = made.get(facts)
+            rows.append(self._row(facts) if row is None else row)
+        self._rows_twice = b"".join(rows) * 2
         if view.ongoing != self._ongoing:
             self._ongoing = view.ongoing
             self._effects(view.ongoing)
 
-    def _row(self, p) -> bytes:
-        """One seat's public row: its status, hand size, priority, counters, and the
-        columns of the cards this seat was shown (0 here: they are each seat's own)."""
-        counters = p.counters
-        known = self._counters[p.seat]
-        if known[0] != counters:  # (counters change seldom: kept encoded)
-            known = self._counters[p.seat] = (counters, self._counter_columns(counters))
-        status = 0 if p.status is LOST else 1 if p.status is IN_PLAY else 2
-        return b"".join(
+    def _row(self, key: tuple[int, int, int, bytes]) -> bytes:
+        """A seat's public row: its status, hand size, priority, counters' columns
+        (``key``), and the columns of the cards this seat was shown (0 here: they are each
+        seat's own)."""
+        status, hand_size, priority, counters = key
+        self._row_made[key] = row = b"".join(
             [
-                self._one_hot[3][status],
-                _FLOAT.pack(p.hand_size),
-                self._one_hot[self.encoding.players][p.priority - 1],
-                known[1],
+                self._status_columns[status],
+                _FLOAT.pack(hand_size),
+                self._priority_columns[priority - 1],
+                counters,
                 self._row_tail,
             ]
         )
+        return row
 
     def _counter_columns(self, counters) -> bytes:
         """A seat's counters, each added to its column (a stable hash of its name)."""
@@ -576,6 +602,23 @@ class Observer:
             owned[position] = min(owned[position] + 1, COUNTER_BOUND)
         self._owned_twice = (owned[: n * effects] * 2).tobytes()
         self._unowned = owned[n * effects :].tobytes()
+
+
+def _wire_of(view: PlayerView, wire: list, public: dict[int, dict]) -> dict[str, Any]:
+    """``view_to_wire(view)``, its events taken from ``wire`` (the seat's events in wire form
+    so far, the list extended) and ``public`` (the public ones', by position)."""
+    total = view.event_count
+    for index, event in enumerate(view.events_since(len(wire)), len(wire)):
+        if not event.secret_to:  # the public event: the same for every seat
+            known = public.get(index)
+            if known is None:
+                known = public[index] = event.as_dict()
+            wire.append(known)
+        else:
+            wire.append(event.as_dict())
+    out = view_to_wire(replace(view, _upto=0))  # all but the events, which are known
+    out["events"] = wire[:total]
+    return out
 
 
 class Info(dict):
@@ -623,12 +666,14 @@ for _name in (
 
 @dataclass
 class _Decision:
-    """The decision ``agent_selection`` faces: what its actions mean, its mask, its
-    observation and its info. ``choices``: the allowed actions, each with its answer when
-    answering (a selection action's selection is ``Encoding.selection``)."""
+    """The decision ``agent_selection`` faces: its allowed actions (1 in ``allowed``, a copy
+    of the action mask, which the learner may write to), each answer's option when answering
+    (a selection action's selection is ``Encoding.selection``), its observation and its
+    info."""
 
     pending: Pending
-    choices: dict[int, Any]
+    allowed: bytes
+    options: dict[int, str] | None
     observation: dict[str, np.ndarray]
     info: dict[str, Any]
 
@@ -706,6 +751,8 @@ class raw_env(AECEnv):
         self.game: Any = None
         self.driver: Driver | None = None
         self._decision: _Decision | None = None
+        #: Each agent's view of the game's end (``_end``), which observations go on showing.
+        self._final_views: dict[str, PlayerView] = {}
 
     # -- spaces ---------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -754,6 +801,7 @@ class raw_env(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.driver = Driver(self.game, learners)
+        self._final_views = {}
         self._next()
 
     def _next(self) -> None:
@@ -774,26 +822,29 @@ class raw_env(AECEnv):
 
     def _decide(self, pending: Pending) -> _Decision:
         enc, view, question = self.encoding, pending.view, pending.question
-        choices: dict[int, Any]
+        options: dict[int, str] | None = None
+        wire = self.observer.later(view)
         info: dict[str, Any]
-        later: dict[str, Callable[[], Any]] = {}
+        later: dict[str, Callable[[], Any]]
         if question is None:
-            choices = dict.fromkeys(enc.legal_actions(view))
+            actions = enc.legal_actions(view)
             info = {"kind": "select", "legal": None, "question": None}
-            later["legal"] = partial(legal_selections, view)
+            later = {"legal": partial(legal_selections, view), "view": wire}
         else:
-            choices = enc.answer_actions(pending.seat, question)
+            options = enc.answer_actions(pending.seat, question)
+            actions = list(options)
             info = {"kind": "answer", "legal": None, "question": question_to_wire(question)}
-        actions = list(choices)
+            later = {"view": wire}
+        info["actions"] = actions  # each legal selection's action, or each option's
+        info["view"] = None
         allowed = bytearray(enc.actions)  # (cheaper to fill item by item than numpy)
         for action in actions:
             allowed[action] = 1
-        mask = np.frombuffer(allowed, np.int8)
-        info["actions"] = actions  # each legal selection's action, or each option's
-        info["view"] = None
-        later["view"] = self.observer.later(view)
-        observation = {"observation": self.observer.observe(view, question), "action_mask": mask}
-        return _Decision(pending, choices, observation, Info(info, later))
+        observation = {
+            "observation": self.observer.observe(view, question),
+            "action_mask": np.frombuffer(allowed, np.int8),
+        }
+        return _Decision(pending, bytes(allowed), options, observation, Info(info, later))
 
     def _end(self) -> None:
         """The game is over: rewards, terminations (truncations for a draw by the round
@@ -803,6 +854,7 @@ class raw_env(AECEnv):
         draw = result.kind == "draw"
         for agent in self.agents:
             seat = self._seats[agent]
+            view = self._final_views[agent] = self.game.view(seat)
             if draw:
                 self.rewards[agent] = 0.0
                 self.truncations[agent] = True
@@ -813,7 +865,7 @@ class raw_env(AECEnv):
                 {"kind": None, "result": None, "view": None},
                 {
                     "result": partial(result_to_wire, result),
-                    "view": self.observer.later(self.game.view(seat)),
+                    "view": self.observer.later(view),
                 },
             )
         self._close_bots()
@@ -829,10 +881,10 @@ class raw_env(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.infos[agent] = {}
         pending = decision.pending
-        if pending.question is None:
-            choice = self.encoding.selection(pending.seat, chosen)
+        if decision.options is None:
+            choice: Any = self.encoding.selection(pending.seat, chosen)
         else:
-            choice = decision.choices[chosen]
+            choice = decision.options[chosen]
         self.driver.answer(pending, choice)
         self._next()
         # The rewards stay 0 until the step that ends the game (``_end`` sets them): only
@@ -845,7 +897,7 @@ class raw_env(AECEnv):
     def _check(self, action: Any, decision: _Decision) -> int:
         """The action as an int, if it is one the mask allows; else a ValueError naming it."""
         actions = self.encoding.actions
-        if isinstance(action, int | np.integer):  # (the usual case: its number as it is)
+        if isinstance(action, _INTEGERS):  # (the usual case: its number as it is)
             chosen = int(action)
         else:
             try:
@@ -856,7 +908,7 @@ class raw_env(AECEnv):
                 raise ValueError(f"action {action!r} is not one of 0..{actions - 1}")
         if not 0 <= chosen < actions:
             raise ValueError(f"action {action!r} is not one of 0..{actions - 1}")
-        if chosen not in decision.choices:
+        if not decision.allowed[chosen]:
             raise ValueError(
                 f"action {chosen} ({self.encoding.describe(chosen)}) is not legal for "
                 f"{self.agent_selection} now: the action mask forbids it"
@@ -867,8 +919,9 @@ class raw_env(AECEnv):
         decision = self._decision
         if decision is not None and agent == self.agent_selection:
             return decision.observation
-        # Not this agent's turn: its view now, and nothing it may do.
-        view = self.game.view(self._seats[agent])
+        # Not this agent's turn: its view now (the last one, once the game is over), and
+        # nothing it may do.
+        view = self._final_views.get(agent) or self.game.view(self._seats[agent])
         return {
             "observation": self.observer.observe(view),
             "action_mask": np.zeros(self.encoding.actions, dtype=np.int8),
